@@ -1,0 +1,102 @@
+"""The ``bestiary`` command line: replay, bench, demo (and more as the project grows)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bestiary.core.errors import RecordError
+from bestiary.core.game import GAME_NAMES, replay
+from bestiary.core.records import read_record
+
+app = typer.Typer(
+    name="bestiary",
+    help="Call of the Wild and the critter set-collection game: play, simulate, replay, study.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def _check_game(name: str) -> str:
+    if name not in GAME_NAMES:
+        raise _fail(f"unknown game {name!r}; choose one of {', '.join(GAME_NAMES)}")
+    return name
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON Lines, RECORDS.md).")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the final state as one JSON object.")
+    ] = False,
+) -> None:
+    """Replay a game record and show the final state; exit 2 if the record is bad."""
+    try:
+        header, events = read_record(file)
+        state = replay(header, events)
+    except RecordError as err:
+        raise _fail(f"{file}: {err}") from None
+    summary = state.summary()
+    if as_json:
+        typer.echo(json.dumps(summary, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.pretty import Pretty
+
+    Console().print(Pretty(summary))
+
+
+@app.command("bench")
+def bench_command(
+    game: Annotated[str, typer.Argument(help="wild or critters.")],
+    players: Annotated[int, typer.Option(help="Players per game.")] = 4,
+    games: Annotated[int, typer.Option(help="Games to play.")] = 2000,
+    seed: Annotated[int, typer.Option(help="First seed; game i uses seed+i.")] = 1,
+) -> None:
+    """Play seeded random legal games on one core and print games/s, steps/s and µs per step."""
+    from bestiary.bench import bench_engine
+
+    _check_game(game)
+    try:
+        result = bench_engine(game, players=players, games=games, seed=seed)
+    except ValueError as err:
+        raise _fail(str(err)) from None
+    typer.echo(result.report())
+
+
+@app.command("demo")
+def demo_command(
+    game: Annotated[str, typer.Argument(help="Only wild has a narrated demo.")] = "wild",
+    players: Annotated[int, typer.Option(help="Players at the table (2-6).")] = 4,
+    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
+    delay: Annotated[float, typer.Option(help="Seconds between narrated lines.")] = 0.4,
+) -> None:
+    """Watch bots play a narrated game of Call of the Wild in the terminal."""
+    if _check_game(game) != "wild":
+        raise _fail("the narrated demo is for wild")
+    from bestiary.wild.narrate import run_demo
+
+    run_demo(players=players, seed=seed, delay=delay)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""What every game shares: errors, record I/O, the game protocol and registry."""

@@ -1,0 +1,28 @@
+"""Errors a user can hit. Each carries one sentence a person can read."""
+
+from __future__ import annotations
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse at this point of the game; the state is unchanged."""
+
+
+class BadOption(ValueError):
+    """A game option (or player list, or deck) that cannot make a game."""
+
+
+class RecordError(Exception):
+    """A game record that cannot be read or replayed.
+
+    ``line`` is the 1-based line number of the offending line (0 when the file as a whole is
+    wrong, e.g. empty).
+    """
+
+    def __init__(self, line: int, reason: str) -> None:
+        self.line = line
+        self.reason = reason.rstrip(".")
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line else "the record"
+        return f"{where}: {self.reason}."
