@@ -86,7 +86,7 @@ def demo_command(
     """Watch bots play a narrated game of Call of the Wild in the terminal."""
     if _check_game(game) != "wild":
         raise _fail("the narrated demo is for wild")
-    from bestiary.wild.narrate import run_demo
+    from bestiary.demo import run_demo
 
     run_demo(players=players, seed=seed, delay=delay)
 

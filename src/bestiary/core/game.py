@@ -93,7 +93,7 @@ def replay(header: Header, events: Sequence[tuple[int, Event]]) -> State:
     """
     name = header.get("game")
     if not isinstance(name, str) or name not in GAME_NAMES:
-        raise RecordError(1, f"header names no known game (got {name!r}; expected wild or critters)")
+        raise RecordError(1, f"header names no known game (got {name!r}; expected wild/critters)")
     version = header.get("version", 1)
     if version != 1:
         raise RecordError(1, f"record version {version!r} is not supported (expected 1)")
