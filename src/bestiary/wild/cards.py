@@ -1,0 +1,52 @@
+"""The card vocabulary of Call of the Wild: five creatures, their food chain and their Calls.
+
+Creatures are numbered in food-chain order; each eats the next one, the last eats the first.
+
+>>> CREATURES[eaten_by_index(0)]
+'snerlep'
+>>> relation("skeevil", "megalotaur")
+'eats'
+>>> relation("megalotaur", "fizzalisk")
+'apart'
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+CREATURES: Final = ("megalotaur", "snerlep", "fizzalisk", "wiffaloon", "skeevil")
+CREATURE_INDEX: Final = {name: i for i, name in enumerate(CREATURES)}
+
+# bestiary's own sounds: short, distinct, pronounceable (the sheet only says each has one).
+SOUNDS: Final = {
+    "megalotaur": "HROOM!",
+    "snerlep": "SNIK-SNIK!",
+    "fizzalisk": "FZZZT!",
+    "wiffaloon": "WOOO-FA!",
+    "skeevil": "KEE-KEE!",
+}
+
+# How each creature eats the next one, for narration ("skeevil infests megalotaur").
+EATING_VERBS: Final = {
+    "megalotaur": "tramples",
+    "snerlep": "swallows",
+    "fizzalisk": "zaps",
+    "wiffaloon": "gobbles",
+    "skeevil": "infests",
+}
+
+PACK_SIZE: Final = 10
+COPIES_PER_PACK: Final = 2
+# The unshuffled Pack a seed shuffles: the food chain, twice.
+FRESH_PACK: Final = CREATURES + CREATURES
+
+
+def eaten_by_index(creature: int) -> int:
+    """The creature that ``creature`` eats (one step clockwise)."""
+    return (creature + 1) % 5
+
+
+def relation(a: str, b: str) -> str:
+    """How creature ``a`` stands to ``b``: ``same``, ``eats``, ``eaten`` or ``apart``."""
+    step = (CREATURE_INDEX[b] - CREATURE_INDEX[a]) % 5
+    return ("same", "eats", "apart", "apart", "eaten")[step]

@@ -1,0 +1,137 @@
+"""Record headers for wild: checking options, players and Packs, and dealing from a seed.
+
+Dealing from a seed is ``random.Random(seed)``: each Pack (``FRESH_PACK``) is shuffled in seat
+order, then the Objective deck (``OBJECTIVE_IDS``) is shuffled and seat i takes card i.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bestiary.core.errors import BadOption
+from bestiary.wild.cards import COPIES_PER_PACK, CREATURE_INDEX, CREATURES, FRESH_PACK, PACK_SIZE
+from bestiary.wild.objectives import OBJECTIVE_BY_ID, OBJECTIVE_IDS
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "mating_bonus": False,
+    "objectives": False,
+    "nightfall_seconds": 120,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A checked starting position: who plays, with what options, and every Pack in order."""
+
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    seed: int | None
+    packs: dict[str, tuple[str, ...]]  # top of the Pack first
+    objectives: dict[str, str] | None
+
+
+def check_players(players: Any) -> tuple[str, ...]:
+    """Players must be 2-6 unique non-empty strings."""
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise BadOption("players must be a list of names")
+    if not all(isinstance(p, str) and p for p in players):
+        raise BadOption("every player name must be a non-empty string")
+    if len(set(players)) != len(players):
+        raise BadOption("player names must be unique")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise BadOption(f"wild takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    return tuple(players)
+
+
+def check_options(options: Any) -> dict[str, Any]:
+    """Known options with the right types; missing ones take their defaults."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise BadOption("options must be an object of name: value")
+    resolved = dict(DEFAULT_OPTIONS)
+    for key, value in options.items():
+        if key not in DEFAULT_OPTIONS:
+            known = ", ".join(DEFAULT_OPTIONS)
+            raise BadOption(f"unknown wild option {key!r} (known: {known})")
+        if key in ("mating_bonus", "objectives"):
+            if not isinstance(value, bool):
+                raise BadOption(f"option {key!r} must be true or false, not {value!r}")
+        elif isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise BadOption(f"option {key!r} must be a positive number of seconds, not {value!r}")
+        resolved[key] = value
+    return resolved
+
+
+def check_pack(player: str, pack: Any) -> tuple[str, ...]:
+    if not isinstance(pack, list) or len(pack) != PACK_SIZE:
+        raise BadOption(f"{player}'s Pack must be a list of exactly {PACK_SIZE} creatures")
+    for card in pack:
+        if card not in CREATURE_INDEX:
+            raise BadOption(f"{player}'s Pack holds {card!r}, which is not a creature")
+    counts = Counter(pack)
+    for creature in CREATURES:
+        if counts[creature] != COPIES_PER_PACK:
+            raise BadOption(
+                f"{player}'s Pack must hold two of each creature "
+                f"(it has {counts[creature]} {creature})"
+            )
+    return tuple(pack)
+
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadOption(f"seed must be an integer, not {seed!r}")
+    return seed
+
+
+def deal_from_header(header: Mapping[str, Any]) -> Deal:
+    """Check a wild header and produce its deal; BadOption with one sentence if it is wrong."""
+    players = check_players(header.get("players"))
+    options = check_options(header.get("options"))
+    seed = check_seed(header["seed"]) if header.get("seed") is not None else None
+    rng = random.Random(seed) if seed is not None else None
+    seeded_packs: dict[str, tuple[str, ...]] = {}
+    if rng is not None:
+        for player in players:
+            pack = list(FRESH_PACK)
+            rng.shuffle(pack)
+            seeded_packs[player] = tuple(pack)
+    raw_packs = header.get("packs")
+    if raw_packs is not None:
+        if not isinstance(raw_packs, Mapping) or set(raw_packs) != set(players):
+            raise BadOption("'packs' must give exactly one Pack for each player")
+        packs = {p: check_pack(p, raw_packs[p]) for p in players}
+    elif rng is not None:
+        packs = seeded_packs
+    else:
+        raise BadOption("the header needs either 'packs' (the deal) or 'seed'")
+    objectives: dict[str, str] | None = None
+    if options["objectives"]:
+        raw = header.get("objectives")
+        if raw is not None:
+            objectives = check_objectives(players, raw)
+        elif rng is not None:
+            deck = list(OBJECTIVE_IDS)
+            rng.shuffle(deck)
+            objectives = dict(zip(players, deck, strict=False))
+        else:
+            raise BadOption("objectives are on but the header deals none and has no seed")
+    return Deal(players, options, seed, packs, objectives)
+
+
+def check_objectives(players: tuple[str, ...], raw: Any) -> dict[str, str]:
+    if not isinstance(raw, Mapping) or set(raw) != set(players):
+        raise BadOption("'objectives' must give exactly one Objective for each player")
+    for player in players:
+        if raw[player] not in OBJECTIVE_BY_ID:
+            raise BadOption(f"{player}'s Objective {raw[player]!r} is not in the Objective deck")
+    if len(set(raw.values())) != len(players):
+        raise BadOption("each player must hold a different Objective")
+    return {p: raw[p] for p in players}

@@ -1,0 +1,479 @@
+"""The Call of the Wild table: ``WildState`` holds the game and applies actions.
+
+Internally seats are indices and creatures are ints (food-chain order); hands are counts per
+creature, Packs are lists with the top card last, and action objects are interned per table so
+that legal-action generation allocates little. Names appear only at the edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Self
+
+from bestiary.core.errors import IllegalAction
+from bestiary.wild.actions import Call, Discard, Draw, Meet, Nightfall, RevealOwn, Withdraw
+from bestiary.wild.cards import CREATURE_INDEX, CREATURES
+from bestiary.wild.meetings import AVOID, EAT, MATE, Meeting
+from bestiary.wild.objectives import (
+    MAX_FACE_DOWN_FOR_OBJECTIVE,
+    OBJECTIVE_BY_ID,
+    Chronicle,
+)
+from bestiary.wild.record import Deal
+
+NO_CARD = -1
+ALL_CREATURES = range(5)
+
+
+class Tables:
+    """Everything fixed for one list of players: seats and every action object, built once."""
+
+    __slots__ = ("call", "discard", "draw", "meet", "n", "players", "reveal", "seat", "withdraw")
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players
+        self.n = len(players)
+        self.seat = {p: i for i, p in enumerate(players)}
+        self.draw = [Draw(p) for p in players]
+        self.withdraw = [Withdraw(p) for p in players]
+        self.reveal = [RevealOwn(p) for p in players]
+        self.discard = [[Discard(p, c) for c in CREATURES] for p in players]
+        self.call = [[[Call(p, c, s) for s in CREATURES] for c in CREATURES] for p in players]
+        self.meet = [[Meet(p, q) for q in players] for p in players]
+
+
+_TABLES: dict[tuple[str, ...], Tables] = {}
+
+
+def tables_for(players: tuple[str, ...]) -> Tables:
+    tables = _TABLES.get(players)
+    if tables is None:
+        if len(_TABLES) > 256:  # many distinct tables (a long-running server): start afresh
+            _TABLES.clear()
+        tables = _TABLES[players] = Tables(players)
+    return tables
+
+
+class WildState:
+    """One game of Call of the Wild in progress (see docs/wild.md for the rules as played)."""
+
+    __slots__ = (
+        "_asks",
+        "_dens",
+        "_hand",
+        "_hand_n",
+        "_hole",
+        "_log",
+        "_offer_call",
+        "_offer_card",
+        "_over",
+        "_packs",
+        "_t",
+        "deal",
+        "ended_by",
+        "limit",
+        "meetings",
+        "players",
+    )
+
+    players: tuple[str, ...]
+    deal: Deal
+    limit: int
+    meetings: list[Meeting]
+    ended_by: list[str]
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.players = deal.players
+        self._t = tables_for(deal.players)
+        n = len(deal.players)
+        self.limit = 3 if n == 3 else 2
+        self._packs = [[CREATURE_INDEX[c] for c in reversed(deal.packs[p])] for p in deal.players]
+        self._hand = [[0] * 5 for _ in range(n)]
+        self._hand_n = [0] * n
+        for i in range(n):  # setup draws are not events
+            for _ in range(self.limit):
+                self._hand[i][self._packs[i].pop()] += 1
+            self._hand_n[i] = self.limit
+        self._offer_card = [NO_CARD] * n
+        self._offer_call = [NO_CARD] * n
+        self._asks = [0] * n  # bit j of _asks[i]: seat i has asked seat j to meet
+        self._dens: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self._hole: list[tuple[int, int, bool]] = []
+        self._log: list[Any] = []
+        self._over = False
+        self.meetings = []
+        self.ended_by = []
+
+    # ----------------------------------------------------------------- the protocol
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        other.deal = self.deal
+        other.players = self.players
+        other._t = self._t
+        other.limit = self.limit
+        other._packs = [p[:] for p in self._packs]
+        other._hand = [h[:] for h in self._hand]
+        other._hand_n = self._hand_n[:]
+        other._offer_card = self._offer_card[:]
+        other._offer_call = self._offer_call[:]
+        other._asks = self._asks[:]
+        other._dens = [d[:] for d in self._dens]
+        other._hole = self._hole[:]
+        other._log = self._log[:]
+        other._over = self._over
+        other.meetings = self.meetings[:]
+        other.ended_by = self.ended_by[:]
+        return other
+
+    def legal_actions(self, player: str) -> list[Any]:
+        """Every action ``player`` may take now (Nightfall is the table's, never a player's)."""
+        t = self._t
+        i = t.seat.get(player)
+        if i is None or self._over:
+            return []
+        hand = self._hand[i]
+        off = self._offer_card[i]
+        out: list[Any] = []
+        if self._hand_n[i] + (off >= 0) < self.limit and self._packs[i]:
+            out.append(t.draw[i])
+        calls = t.call[i]
+        discards = t.discard[i]
+        for c in ALL_CREATURES:
+            if hand[c]:
+                out += calls[c]
+                out.append(discards[c])
+            elif c == off:
+                out += calls[c]
+        if off >= 0:
+            out.append(t.withdraw[i])
+            out.append(t.reveal[i])
+            call = self._offer_call[i]
+            asked = self._asks[i]
+            meets = t.meet[i]
+            offer_call = self._offer_call
+            for j in range(t.n):
+                if j != i and offer_call[j] == call and not (asked >> j) & 1:
+                    out.append(meets[j])
+        return out
+
+    def apply(self, action: Any) -> None:
+        """Apply one legal action, or raise IllegalAction with the reason (state unchanged)."""
+        if self._over:
+            raise IllegalAction("the game is over: no action is legal after it ends")
+        cls = type(action)
+        if cls is Nightfall:
+            self._log.append(action)
+            self._finish([])
+            return
+        if cls not in _KINDS:
+            raise IllegalAction(f"{action!r} is not a wild action")
+        i = self._t.seat.get(action.by)
+        if i is None:
+            raise IllegalAction(f"{action.by!r} is not playing at this table")
+        if cls is Call:
+            self._call(i, action)
+        elif cls is Meet:
+            self._meet(i, action)
+        elif cls is Draw:
+            self._draw(i)
+        elif cls is Discard:
+            self._discard(i, action)
+        elif cls is Withdraw:
+            self._withdraw(i)
+        else:
+            self._reveal_own(i)
+        self._log.append(action)
+        if (cls is Discard or cls is RevealOwn or cls is Meet) and not self._over:
+            self._end_if_no_cards()  # only these can take a player's last card away
+
+    def winners(self) -> list[str]:
+        """Highest score; then most Den cards from other Packs; still tied: all share the win."""
+        if not self._over:
+            return []
+        scores = self.scores()
+        keys = [(scores[p], self._foreign(i)) for i, p in enumerate(self.players)]
+        best = max(keys)
+        return [p for p, key in zip(self.players, keys, strict=True) if key == best]
+
+    def scores(self) -> dict[str, int]:
+        """Den points (with the mating bonus if on); Objectives count once the game is over."""
+        bonus = self.deal.options["mating_bonus"]
+        result = {}
+        for i, p in enumerate(self.players):
+            den = self._dens[i]
+            points = len(den) + (self._foreign(i) if bonus else 0)
+            if self._over and self.deal.objectives is not None and self.objective_scores(p):
+                points += OBJECTIVE_BY_ID[self.deal.objectives[p]].points
+            result[p] = points
+        return result
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        from bestiary.wild.view import seat_view
+
+        return seat_view(self, player)
+
+    def summary(self) -> dict[str, Any]:
+        from bestiary.wild.view import summary
+
+        return summary(self)
+
+    def header(self) -> dict[str, Any]:
+        deal = self.deal
+        header: dict[str, Any] = {
+            "game": "wild",
+            "version": 1,
+            "players": list(deal.players),
+            "options": dict(deal.options),
+        }
+        if deal.seed is not None:
+            header["seed"] = deal.seed
+        header["packs"] = {p: list(deal.packs[p]) for p in deal.players}
+        if deal.objectives is not None:
+            header["objectives"] = dict(deal.objectives)
+        return header
+
+    def events(self) -> list[dict[str, Any]]:
+        return [a.to_event() for a in self._log]
+
+    # ----------------------------------------------------------- read-only helpers
+
+    @property
+    def actions_applied(self) -> Sequence[Any]:
+        """Every action applied so far, in order (the record's events as objects)."""
+        return tuple(self._log)
+
+    def hand(self, player: str) -> list[str]:
+        """``player``'s hand in food-chain order (hidden information: not for other seats)."""
+        counts = self._hand[self._t.seat[player]]
+        return [CREATURES[c] for c in ALL_CREATURES for _ in range(counts[c])]
+
+    def offer(self, player: str) -> tuple[str, str] | None:
+        """``player``'s offer as (card, call), or None (the card is hidden from other seats)."""
+        i = self._t.seat[player]
+        if self._offer_card[i] < 0:
+            return None
+        return CREATURES[self._offer_card[i]], CREATURES[self._offer_call[i]]
+
+    def offer_call(self, player: str) -> str | None:
+        """The Call ``player`` is making, if any (public)."""
+        call = self._offer_call[self._t.seat[player]]
+        return CREATURES[call] if call >= 0 else None
+
+    def pack_size(self, player: str) -> int:
+        return len(self._packs[self._t.seat[player]])
+
+    def hand_size(self, player: str) -> int:
+        return self._hand_n[self._t.seat[player]]
+
+    def den(self, player: str) -> list[tuple[str, str]]:
+        """``player``'s Den as (creature, owner) pairs, in the order the cards arrived."""
+        return [(CREATURES[c], self.players[o]) for c, o in self._dens[self._t.seat[player]]]
+
+    def watering_hole(self) -> list[tuple[str, str, bool]]:
+        """The Watering Hole as (creature, owner, face_up), oldest first (face-down is hidden)."""
+        return [(CREATURES[c], self.players[o], up) for c, o, up in self._hole]
+
+    def asks(self) -> list[tuple[str, str]]:
+        """Pending asks as (asker, asked), in seat order (public: asking is done in the open)."""
+        n = self._t.n
+        return [
+            (self.players[i], self.players[j])
+            for i in range(n)
+            for j in range(n)
+            if (self._asks[i] >> j) & 1
+        ]
+
+    def objective(self, player: str) -> str | None:
+        """``player``'s Objective id (hidden from other seats until the end), or None."""
+        objectives = self.deal.objectives
+        return objectives[player] if objectives is not None else None
+
+    def chronicle(self, player: str) -> Chronicle:
+        calls = [(a.card, a.call) for a in self._log if type(a) is Call and a.by == player]
+        den = self.den(player)
+        return Chronicle(player, self.players, self.meetings, den, self.ended_by, calls)
+
+    def objective_fulfilled(self, player: str) -> bool:
+        """Whether ``player``'s Objective's condition holds now (withholding not considered)."""
+        objective_id = self.objective(player)
+        if objective_id is None:
+            return False
+        return OBJECTIVE_BY_ID[objective_id].check(self.chronicle(player))
+
+    def face_down_count(self, player: str) -> int:
+        seat = self._t.seat[player]
+        return sum(1 for _, o, up in self._hole if o == seat and not up)
+
+    def objective_scores(self, player: str) -> bool:
+        """Fulfilled, and not withheld for too many own cards face-down at the Watering Hole."""
+        return (
+            self.objective_fulfilled(player)
+            and self.face_down_count(player) <= MAX_FACE_DOWN_FOR_OBJECTIVE
+        )
+
+    def foreign_den_cards(self, player: str) -> int:
+        return self._foreign(self._t.seat[player])
+
+    # ------------------------------------------------------------------ the moves
+
+    def _draw(self, i: int) -> None:
+        if self._hand_n[i] + (self._offer_card[i] >= 0) >= self.limit:
+            raise IllegalAction(
+                f"{self.players[i]} already holds {self.limit} cards counting the offer "
+                f"(the hand limit is {self.limit})"
+            )
+        pack = self._packs[i]
+        if not pack:
+            raise IllegalAction(f"{self.players[i]}'s Pack is empty")
+        self._hand[i][pack.pop()] += 1
+        self._hand_n[i] += 1
+
+    def _call(self, i: int, action: Call) -> None:
+        c = CREATURE_INDEX.get(action.card, NO_CARD)
+        s = CREATURE_INDEX.get(action.call, NO_CARD)
+        if s < 0:
+            raise IllegalAction(f"{action.call!r} is not a creature's Call")
+        hand = self._hand[i]
+        off = self._offer_card[i]
+        if c < 0 or (hand[c] == 0 and off != c):
+            raise IllegalAction(f"{self.players[i]} has no {action.card} in hand to call with")
+        if off >= 0:  # the old offer returns to the hand first
+            hand[off] += 1
+            self._lapse_asks(i)
+        else:
+            self._hand_n[i] -= 1
+        hand[c] -= 1
+        self._offer_card[i] = c
+        self._offer_call[i] = s
+
+    def _withdraw(self, i: int) -> None:
+        off = self._offer_card[i]
+        if off < 0:
+            raise IllegalAction(f"{self.players[i]} has no offer to withdraw")
+        self._hand[i][off] += 1
+        self._hand_n[i] += 1
+        self._offer_card[i] = self._offer_call[i] = NO_CARD
+        self._lapse_asks(i)
+
+    def _discard(self, i: int, action: Discard) -> None:
+        c = CREATURE_INDEX.get(action.card, NO_CARD)
+        if c < 0 or self._hand[i][c] == 0:
+            raise IllegalAction(
+                f"{self.players[i]} has no {action.card} in hand to discard "
+                "(an offered card cannot be discarded)"
+            )
+        self._hand[i][c] -= 1
+        self._hand_n[i] -= 1
+        self._hole.append((c, i, False))
+
+    def _reveal_own(self, i: int) -> None:
+        off = self._offer_card[i]
+        if off < 0:
+            raise IllegalAction(f"{self.players[i]} has no offer to reveal")
+        self._offer_card[i] = self._offer_call[i] = NO_CARD
+        self._hole.append((off, i, False))
+        self._lapse_asks(i)
+
+    def _meet(self, i: int, action: Meet) -> None:
+        j = self._t.seat.get(action.with_)
+        me = self.players[i]
+        if j is None:
+            raise IllegalAction(f"{action.with_!r} is not playing at this table")
+        if j == i:
+            raise IllegalAction(f"{me} cannot meet themselves")
+        if self._offer_call[i] < 0:
+            raise IllegalAction(f"{me} has made no Call, so cannot ask to meet")
+        if self._offer_call[j] < 0:
+            raise IllegalAction(f"{action.with_} has made no Call, so cannot be met")
+        if self._offer_call[i] != self._offer_call[j]:
+            raise IllegalAction(
+                f"{me} calls {CREATURES[self._offer_call[i]]} but {action.with_} calls "
+                f"{CREATURES[self._offer_call[j]]}: only the same Calls meet"
+            )
+        if (self._asks[i] >> j) & 1:
+            raise IllegalAction(f"{me} has already asked {action.with_} to meet")
+        if (self._asks[j] >> i) & 1:
+            self._resolve(j, i)
+        else:
+            self._asks[i] |= 1 << j
+
+    def _resolve(self, a: int, b: int) -> None:
+        """Seat ``a`` asked first, ``b`` agreed; the asker's card is always appended first."""
+        ca, cb, call = self._offer_card[a], self._offer_card[b], self._offer_call[a]
+        self._offer_card[a] = self._offer_call[a] = NO_CARD
+        self._offer_card[b] = self._offer_call[b] = NO_CARD
+        self._lapse_asks(a)
+        self._lapse_asks(b)
+        eater: int | None = None
+        step = (cb - ca) % 5
+        if step == 0 and call == ca:
+            outcome = MATE
+            self._dens[a].append((cb, b))
+            self._dens[b].append((ca, a))
+        elif step == 1 or step == 4:
+            outcome = EAT
+            eater = a if step == 1 else b
+            self._dens[eater].append((ca, a))
+            self._dens[eater].append((cb, b))
+        else:
+            outcome = AVOID
+            self._hole.append((ca, a, True))
+            self._hole.append((cb, b, True))
+        names = self.players
+        self.meetings.append(
+            Meeting(
+                names[a],
+                names[b],
+                CREATURES[call],
+                CREATURES[ca],
+                CREATURES[cb],
+                outcome,
+                None if eater is None else names[eater],
+            )
+        )
+        ended = [s for s in sorted((a, b)) if not self._hand_n[s] and not self._packs[s]]
+        if ended:
+            self._finish([names[s] for s in ended])
+
+    def _lapse_asks(self, i: int) -> None:
+        asks = self._asks
+        asks[i] = 0
+        mask = ~(1 << i)
+        for j in range(self._t.n):
+            asks[j] &= mask
+
+    def _end_if_no_cards(self) -> None:
+        for i in range(self._t.n):
+            if self._hand_n[i] or self._offer_card[i] >= 0 or self._packs[i]:
+                return
+        self._finish([])
+
+    def _finish(self, ended_by: list[str]) -> None:
+        """Sundown (or Nightfall): hands and offers go back face-down to their Packs."""
+        self._over = True
+        self.ended_by = ended_by
+        for i in range(self._t.n):
+            returned = [c for c in ALL_CREATURES for _ in range(self._hand[i][c])]
+            if self._offer_card[i] >= 0:
+                returned.append(self._offer_card[i])
+            self._packs[i][:0] = returned  # under the Pack
+            self._hand[i] = [0] * 5
+            self._hand_n[i] = 0
+            self._offer_card[i] = self._offer_call[i] = NO_CARD
+            self._asks[i] = 0
+
+    def _foreign(self, i: int) -> int:
+        return sum(1 for _, owner in self._dens[i] if owner != i)
+
+    def __repr__(self) -> str:
+        status = "over" if self._over else f"{len(self._log)} events"
+        return f"<WildState {', '.join(self.players)}: {status}>"
+
+
+_KINDS = frozenset((Call, Meet, Draw, Discard, Withdraw, RevealOwn))
