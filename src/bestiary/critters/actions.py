@@ -1,0 +1,260 @@
+"""Critter actions: small frozen values whose ``to_event()`` is exactly a RECORDS.md event line.
+
+Card lists are tuples so that every action is hashable (search and RL adapters key on them).
+
+>>> Down("ann", "wild", "fox").to_event()
+{'by': 'ann', 'do': 'down', 'card': 'wild', 'as': 'fox'}
+>>> action_from_event({"by": "bo", "do": "swap_wild", "kind": "owl", "to": "fox"})
+SwapWild(by='bo', kind='owl', to='fox')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bestiary.core.errors import IllegalAction
+from bestiary.core.records import Event
+from bestiary.critters.cards import WILD
+
+
+@dataclass(frozen=True, slots=True)
+class Down:
+    """Put one critter card (or a wild declared ``as_`` a kind) down in front of you."""
+
+    by: str
+    card: str
+    as_: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.as_ if self.card == WILD and self.as_ is not None else self.card
+
+    def to_event(self) -> Event:
+        if self.card == WILD:
+            return {"by": self.by, "do": "down", "card": WILD, "as": self.as_}
+        return {"by": self.by, "do": "down", "card": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySet:
+    """Play a full set of ``kind`` from hand at once (wilds allowed, at least one critter)."""
+
+    by: str
+    kind: str
+    cards: tuple[str, ...]
+
+    def to_event(self) -> Event:
+        return {"by": self.by, "do": "set", "kind": self.kind, "cards": list(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Complete:
+    """Put cards from hand on your incomplete ``kind`` set so that it becomes exactly full."""
+
+    by: str
+    kind: str
+    cards: tuple[str, ...]
+
+    def to_event(self) -> Event:
+        return {"by": self.by, "do": "complete", "kind": self.kind, "cards": list(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class HopOver:
+    """Take ``card`` (the kind or ``wild``) from ``target``'s incomplete ``kind`` set."""
+
+    by: str
+    target: str
+    kind: str
+    card: str
+
+    def to_event(self) -> Event:
+        return {
+            "by": self.by,
+            "do": "hop_over",
+            "target": self.target,
+            "kind": self.kind,
+            "card": self.card,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameChanger:
+    """Swap one of your Down Cards for one of ``target``'s (neither from a full set)."""
+
+    by: str
+    target: str
+    give_kind: str
+    give_card: str
+    take_kind: str
+    take_card: str
+
+    def to_event(self) -> Event:
+        return {
+            "by": self.by,
+            "do": "game_changer",
+            "target": self.target,
+            "give": {"kind": self.give_kind, "card": self.give_card},
+            "take": {"kind": self.take_kind, "card": self.take_card},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class UltimateCollector:
+    """Steal ``target``'s (older) full ``kind`` set, whole."""
+
+    by: str
+    target: str
+    kind: str
+
+    def to_event(self) -> Event:
+        return {"by": self.by, "do": "ultimate_collector", "target": self.target, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class SayNo:
+    """The target's answer "It's Okay to Say NO!": the action is cancelled."""
+
+    by: str
+
+    def to_event(self) -> Event:
+        return {"by": self.by, "do": "no"}
+
+
+@dataclass(frozen=True, slots=True)
+class Allow:
+    """The target's answer letting the action take effect."""
+
+    by: str
+
+    def to_event(self) -> Event:
+        return {"by": self.by, "do": "allow"}
+
+
+@dataclass(frozen=True, slots=True)
+class SwapWild:
+    """A critter ``kind`` from hand replaces the wild in your full ``kind`` set; the wild moves
+    to your ``to`` set, re-declared."""
+
+    by: str
+    kind: str
+    to: str
+
+    def to_event(self) -> Event:
+        return {"by": self.by, "do": "swap_wild", "kind": self.kind, "to": self.to}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without playing (only with a hand at or below the limit)."""
+
+    by: str
+
+    def to_event(self) -> Event:
+        return {"by": self.by, "do": "pass"}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """The forced discard of a player above the hand limit who has no other legal move."""
+
+    by: str
+    card: str
+
+    def to_event(self) -> Event:
+        return {"by": self.by, "do": "discard", "card": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """Chance: the centre pile becomes the new Draw Pile in ``order`` (top first)."""
+
+    order: tuple[str, ...]
+
+    def to_event(self) -> Event:
+        return {"do": "reshuffle", "order": list(self.order)}
+
+
+CrittersAction = (
+    Down
+    | PlaySet
+    | Complete
+    | HopOver
+    | GameChanger
+    | UltimateCollector
+    | SayNo
+    | Allow
+    | SwapWild
+    | Pass
+    | Discard
+    | Reshuffle
+)
+
+
+def action_from_event(event: Event) -> CrittersAction:
+    """Parse one record event; IllegalAction naming what is wrong if it is malformed."""
+    if not isinstance(event, dict):
+        raise IllegalAction("an event must be a JSON object")
+    do = event.get("do")
+    if do == "reshuffle":
+        return Reshuffle(_cards(event, "order"))
+    by = _text(event, "by")
+    match do:
+        case "down":
+            card = _text(event, "card")
+            if card == WILD:
+                return Down(by, WILD, _text(event, "as"))
+            if "as" in event and event["as"] is not None:
+                raise IllegalAction("only a wild is declared 'as' a kind")
+            return Down(by, card)
+        case "set":
+            return PlaySet(by, _text(event, "kind"), _cards(event, "cards"))
+        case "complete":
+            return Complete(by, _text(event, "kind"), _cards(event, "cards"))
+        case "hop_over":
+            return HopOver(by, _text(event, "target"), _text(event, "kind"), _text(event, "card"))
+        case "game_changer":
+            give, take = _object(event, "give"), _object(event, "take")
+            return GameChanger(
+                by,
+                _text(event, "target"),
+                _text(give, "kind", "give"),
+                _text(give, "card", "give"),
+                _text(take, "kind", "take"),
+                _text(take, "card", "take"),
+            )
+        case "ultimate_collector":
+            return UltimateCollector(by, _text(event, "target"), _text(event, "kind"))
+        case "no":
+            return SayNo(by)
+        case "allow":
+            return Allow(by)
+        case "swap_wild":
+            return SwapWild(by, _text(event, "kind"), _text(event, "to"))
+        case "pass":
+            return Pass(by)
+        case "discard":
+            return Discard(by, _text(event, "card"))
+    raise IllegalAction(f"unknown critters event {do!r}")
+
+
+def _text(obj: dict[str, Any], key: str, inside: str = "the event") -> str:
+    value = obj.get(key)
+    if not isinstance(value, str) or not value:
+        raise IllegalAction(f"{inside} needs a text '{key}' (got {value!r})")
+    return value
+
+
+def _cards(obj: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = obj.get(key)
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise IllegalAction(f"the event needs '{key}' as a list of card names")
+    return tuple(value)
+
+
+def _object(obj: dict[str, Any], key: str) -> dict[str, Any]:
+    value = obj.get(key)
+    if not isinstance(value, dict):
+        raise IllegalAction(f"the event needs '{key}' as an object with kind and card")
+    return value

@@ -1,0 +1,147 @@
+"""The critter card vocabulary, the default deck (RULINGS.md) and deck files.
+
+A deck is a multiset of cards: critter kinds (each a lower-case name), ``wild`` and the four
+action cards. A deck file (TOML or JSON) looks like::
+
+    {"kinds": {"fox": 6, "owl": 6, "frog": 6}, "wild": 6,
+     "actions": {"no": 6, "hop_over": 5, "game_changer": 5, "ultimate_collector": 3}}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bestiary.core.errors import BadOption
+
+WILD = "wild"
+NO = "no"
+HOP_OVER = "hop_over"
+GAME_CHANGER = "game_changer"
+ULTIMATE_COLLECTOR = "ultimate_collector"
+ACTION_CARDS = (NO, HOP_OVER, GAME_CHANGER, ULTIMATE_COLLECTOR)
+NON_CRITTERS = frozenset((WILD, *ACTION_CARDS))
+
+DEFAULT_KINDS = (
+    "fox",
+    "owl",
+    "frog",
+    "hedgehog",
+    "otter",
+    "rabbit",
+    "raccoon",
+    "squirrel",
+    "turtle",
+)
+
+_KIND_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A deck's composition: how many of each card (kinds in the order the deck names them)."""
+
+    kinds: tuple[str, ...]
+    counts: tuple[tuple[str, int], ...]
+
+    @property
+    def size(self) -> int:
+        return sum(n for _, n in self.counts)
+
+    def cards(self) -> list[str]:
+        """Every card once per copy, kinds first, then wild and the action cards."""
+        return [card for card, n in self.counts for _ in range(n)]
+
+    def count_of(self) -> dict[str, int]:
+        return dict(self.counts)
+
+
+def make_deck(
+    kinds: Mapping[str, int], wild: int, actions: Mapping[str, int], where: str = "the deck"
+) -> Deck:
+    """Validate names and counts and build a Deck; BadOption (one sentence) if they are wrong."""
+    if not kinds:
+        raise BadOption(f"{where} names no critter kinds")
+    for kind, n in kinds.items():
+        if not isinstance(kind, str) or not _KIND_NAME.match(kind) or kind in NON_CRITTERS:
+            raise BadOption(f"{where} has a bad critter kind name {kind!r}")
+        _check_count(n, f"{where}: the count of {kind}")
+    _check_count(wild, f"{where}: the count of wild")
+    for name, n in actions.items():
+        if name not in ACTION_CARDS:
+            raise BadOption(
+                f"{where} has an unknown action card {name!r} (known: {', '.join(ACTION_CARDS)})"
+            )
+        _check_count(n, f"{where}: the count of {name}")
+    counts = [(k, int(n)) for k, n in kinds.items()]
+    counts.append((WILD, int(wild)))
+    counts.extend((name, int(actions.get(name, 0))) for name in ACTION_CARDS)
+    return Deck(tuple(kinds), tuple(counts))
+
+
+def _check_count(n: object, what: str) -> None:
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1000:
+        raise BadOption(f"{what} must be a whole number from 0 to 1000, not {n!r}")
+
+
+DEFAULT_DECK = make_deck(
+    {kind: 6 for kind in DEFAULT_KINDS},
+    6,
+    {NO: 6, HOP_OVER: 5, GAME_CHANGER: 5, ULTIMATE_COLLECTOR: 3},
+)
+
+
+def deck_from_spec(spec: object, where: str = "the deck file") -> Deck:
+    """A Deck from a parsed deck file (``kinds``, ``wild``, ``actions``)."""
+    if not isinstance(spec, dict):
+        raise BadOption(f"{where} must hold an object with kinds, wild and actions")
+    unknown = set(spec) - {"kinds", "wild", "actions"}
+    if unknown:
+        raise BadOption(f"{where} has unknown keys: {', '.join(sorted(map(str, unknown)))}")
+    kinds: Any = spec.get("kinds")
+    actions: Any = spec.get("actions", {})
+    if not isinstance(kinds, dict):
+        raise BadOption(f"{where} needs a 'kinds' table of critter kind = count")
+    if not isinstance(actions, dict):
+        raise BadOption(f"{where}: 'actions' must be a table of action card = count")
+    return make_deck(kinds, spec.get("wild", 0), actions, where)
+
+
+def load_deck_file(path: str | Path) -> Deck:
+    """Read a TOML (``.toml``) or JSON deck file."""
+    where = f"deck file {path}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadOption(f"cannot read {where} ({err})") from None
+    try:
+        spec: object = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
+        raise BadOption(f"{where} is not valid TOML/JSON ({err})") from None
+    return deck_from_spec(spec, where)
+
+
+def deck_of_cards(cards: list[str], where: str = "the header's deck") -> Deck:
+    """The composition of an explicit deck list (kinds in a fixed order, whatever the shuffle)."""
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise BadOption(f"{where} must be a list of card names")
+    kinds: dict[str, int] = {}
+    others: dict[str, int] = {}
+    for card in cards:
+        if card in NON_CRITTERS:
+            others[card] = others.get(card, 0) + 1
+        else:
+            kinds[card] = kinds.get(card, 0) + 1
+    wild = others.pop(WILD, 0)
+    order = sorted(kinds, key=_kind_order)
+    return make_deck({k: kinds[k] for k in order}, wild, others, where)
+
+
+def _kind_order(kind: str) -> tuple[int, str]:
+    """Default kinds in the sheet's order, others after them by name (stable for any shuffle)."""
+    return (DEFAULT_KINDS.index(kind) if kind in DEFAULT_KINDS else len(DEFAULT_KINDS), kind)

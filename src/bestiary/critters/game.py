@@ -1,0 +1,110 @@
+"""The critters entry point: new games, games from record headers, events, random playouts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bestiary.core.errors import BadOption
+from bestiary.core.game import State
+from bestiary.core.records import Event, Header
+from bestiary.critters.actions import CrittersAction, action_from_event
+from bestiary.critters.cards import DEFAULT_DECK, Deck, deck_of_cards, load_deck_file
+from bestiary.critters.rules import CrittersState
+from bestiary.critters.setup import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Table,
+    check_deal,
+    check_players,
+    read_options,
+)
+
+
+class CrittersGame:
+    """The critter set-collection game (registered as ``critters``)."""
+
+    name = "critters"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> CrittersState:
+        """Shuffle the deck with ``random.Random(seed)`` and deal (a random seed if None)."""
+        names = check_players(players)
+        set_size, sets_to_win, hand_limit, first = read_options(names, options)
+        path = (options or {}).get("deck")
+        if path is not None and not isinstance(path, str):
+            raise BadOption(f"option deck must be the path of a TOML or JSON file, not {path!r}")
+        deck = DEFAULT_DECK if path is None else load_deck_file(path)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOption(f"the seed must be a whole number, not {seed!r}")
+        rng = random.Random(seed)
+        cards = deck.cards()
+        rng.shuffle(cards)
+        check_deal(cards, len(names), hand_limit)
+        table = Table(names, set_size, sets_to_win, hand_limit, deck, tuple(cards), first, seed)
+        return CrittersState(table, rng, auto_chance=True)
+
+    def from_header(self, header: Header) -> CrittersState:
+        """The starting state of a record: its explicit deck, or the deal its seed makes."""
+        players = header.get("players")
+        if not isinstance(players, list):
+            raise BadOption("the header needs 'players' as a list of names")
+        names = check_players(players)
+        options = header.get("options") or {}
+        if not isinstance(options, dict):
+            raise BadOption("the header's 'options' must be an object")
+        if "deck" in options:
+            raise BadOption("a record carries its explicit 'deck' list, not a deck file option")
+        options = dict(options)
+        if "first" in header:
+            options["first"] = header["first"]
+        set_size, sets_to_win, hand_limit, first = read_options(names, options)
+        seed = header.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise BadOption(f"the header's seed must be a whole number, not {seed!r}")
+        cards = header.get("deck")
+        rng: random.Random | None = None
+        deck: Deck
+        if cards is not None:
+            deck = deck_of_cards(cards)
+            deal = list(cards)
+        elif seed is not None:
+            deck = DEFAULT_DECK
+            rng = random.Random(seed)
+            deal = deck.cards()
+            rng.shuffle(deal)
+        else:
+            raise BadOption("the header needs an explicit 'deck' list or a 'seed'")
+        check_deal(deal, len(names), hand_limit)
+        table = Table(names, set_size, sets_to_win, hand_limit, deck, tuple(deal), first, seed)
+        return CrittersState(table, rng, auto_chance=False)
+
+    def action_from_event(self, event: Event) -> CrittersAction:
+        return action_from_event(event)
+
+    def random_playout(self, state: State, rng: random.Random, max_steps: int) -> int:
+        """Random legal play by whoever must act (chance included) until the end or max_steps."""
+        if not isinstance(state, CrittersState):
+            raise TypeError("random_playout needs a CrittersState")
+        steps = 0
+        choice = rng.choice
+        while steps < max_steps and state._winners is None:
+            if state._chance:
+                state.apply(state.chance_outcome(rng))
+            else:
+                seat = state._awaiting if state._awaiting >= 0 else state._turn
+                state._do(choice(state._legal(seat)))
+            steps += 1
+        return steps
+
+
+GAME = CrittersGame()

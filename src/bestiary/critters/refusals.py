@@ -1,0 +1,238 @@
+"""Why an action is refused: one readable sentence per case.
+
+``apply`` accepts exactly the actions ``legal_actions`` lists (card lists in any order), so the
+specific reasons here only have to explain; the last check is membership in the legal list.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bestiary.critters.actions import (
+    Allow,
+    Complete,
+    Discard,
+    Down,
+    GameChanger,
+    HopOver,
+    Pass,
+    PlaySet,
+    SayNo,
+    SwapWild,
+    UltimateCollector,
+)
+from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, NO, ULTIMATE_COLLECTOR, WILD
+
+if TYPE_CHECKING:
+    from bestiary.critters.rules import CrittersState
+
+_ACTION_CARD = {
+    HopOver: HOP_OVER,
+    GameChanger: GAME_CHANGER,
+    UltimateCollector: ULTIMATE_COLLECTOR,
+}
+
+
+def refusal(state: CrittersState, action: Any) -> str | None:
+    """The reason ``action`` is illegal in ``state``, or None if it is legal."""
+    kind_of_action = type(action)
+    if kind_of_action not in _CHECKS:
+        return f"{action!r} is not a critters action"
+    t = state.table
+    by = getattr(action, "by", None)
+    if by not in t.seat:
+        return f"{by!r} is not playing in this game"
+    p = t.seat[by]
+    awaiting = state.awaiting
+    answering = kind_of_action in (SayNo, Allow)
+    if awaiting is not None:
+        pending = state.pending
+        card = _ACTION_CARD.get(type(pending), "action")
+        if by != awaiting:
+            return f"{awaiting} must first answer the {card} played against them"
+        if not answering:
+            return f"{by} must answer the {card} with no or allow"
+        if kind_of_action is SayNo and NO not in state._hands[p]:
+            return f"{by} holds no 'no' card"
+        return None
+    if answering:
+        return "there is no action card to answer"
+    if by != state.turn:
+        return f"it is {state.turn}'s turn, not {by}'s"
+    reason: str | None = _CHECKS[kind_of_action](state, p, action)
+    if reason is not None:
+        return reason
+    if _normal(action) not in state._legal(p):
+        return f"{action!r} is not legal now"
+    return None
+
+
+def _normal(action: Any) -> Any:
+    """Card lists in the order legal_actions uses (the kind first, then wilds)."""
+    if isinstance(action, PlaySet | Complete):
+        n = sum(1 for c in action.cards if c == action.kind)
+        w = sum(1 for c in action.cards if c == WILD)
+        if n + w == len(action.cards):
+            cards = (action.kind,) * n + (WILD,) * w
+            return type(action)(action.by, action.kind, cards)
+    return action
+
+
+def _has(state: CrittersState, p: int, cards: Any) -> str | None:
+    hand = list(state._hands[p])
+    for card in cards:
+        if card not in hand:
+            return f"{state.players[p]} does not hold {_enough(card, cards)}"
+        hand.remove(card)
+    return None
+
+
+def _enough(card: str, cards: Any) -> str:
+    n = list(cards).count(card)
+    return f"{n} × {card}" if n > 1 else f"a {card} card"
+
+
+def _kind(state: CrittersState, kind: str) -> str | None:
+    if kind not in state.kinds:
+        return f"{kind!r} is not a critter kind of this deck"
+    return None
+
+
+def _target(state: CrittersState, p: int, target: str) -> str | None:
+    q = state.table.seat.get(target)
+    if q is None:
+        return f"{target!r} is not playing in this game"
+    if q == p:
+        return "an action card must target another player"
+    return None
+
+
+def _incomplete(state: CrittersState, seat: int, kind: str) -> tuple[str, ...] | None:
+    i = state._incomplete(seat, kind)
+    return None if i < 0 else state._tabs[seat][i][1]
+
+
+def _check_down(state: CrittersState, p: int, a: Down) -> str | None:
+    if a.card == WILD:
+        if a.as_ is None:
+            return "a wild put down must be declared as a kind"
+        return _kind(state, a.as_) or _has(state, p, [WILD]) or _all_wild(state, p, a.as_)
+    if a.as_ is not None:
+        return "only a wild is declared 'as' a kind"
+    return _kind(state, a.card) or _has(state, p, [a.card])
+
+
+def _all_wild(state: CrittersState, seat: int, kind: str) -> str | None:
+    if state._all_wild_if_arrives(seat, kind, WILD):
+        name = state.players[seat]
+        return f"that would give {name} a full {kind} set made only of wilds"
+    return None
+
+
+def _check_cards(state: CrittersState, kind: str, cards: tuple[str, ...]) -> str | None:
+    bad = [c for c in cards if c not in (kind, WILD)]
+    if bad:
+        return f"a {kind} set holds only {kind} cards and wilds, not {bad[0]}"
+    return None
+
+
+def _check_set(state: CrittersState, p: int, a: PlaySet) -> str | None:
+    size = state.set_size
+    reason = _kind(state, a.kind) or _check_cards(state, a.kind, a.cards)
+    if reason:
+        return reason
+    if len(a.cards) != size:
+        return f"a full set has exactly {size} cards, not {len(a.cards)}"
+    if a.kind not in a.cards:
+        return "a full set needs at least one critter card"
+    return _has(state, p, a.cards)
+
+
+def _check_complete(state: CrittersState, p: int, a: Complete) -> str | None:
+    reason = _kind(state, a.kind) or _check_cards(state, a.kind, a.cards)
+    if reason:
+        return reason
+    cards = _incomplete(state, p, a.kind)
+    if cards is None:
+        return f"{a.by} has no incomplete {a.kind} set to complete"
+    need = state.set_size - len(cards)
+    if len(a.cards) != need:
+        return f"the {a.kind} set needs exactly {need} more card(s), not {len(a.cards)}"
+    if a.kind not in cards and a.kind not in a.cards:
+        return "a full set needs at least one critter card"
+    return _has(state, p, a.cards)
+
+
+def _check_hop_over(state: CrittersState, p: int, a: HopOver) -> str | None:
+    reason = _has(state, p, [HOP_OVER]) or _target(state, p, a.target) or _kind(state, a.kind)
+    if reason:
+        return reason
+    cards = _incomplete(state, state.table.seat[a.target], a.kind)
+    if cards is None:
+        return f"{a.target} has no incomplete {a.kind} set (cards in full sets cannot be taken)"
+    if a.card not in cards:
+        return f"{a.target}'s incomplete {a.kind} set holds no {a.card}"
+    return _all_wild(state, p, a.kind) if a.card == WILD else None
+
+
+def _check_game_changer(state: CrittersState, p: int, a: GameChanger) -> str | None:
+    reason = _has(state, p, [GAME_CHANGER]) or _target(state, p, a.target)
+    if reason:
+        return reason
+    mine = _incomplete(state, p, a.give_kind)
+    if mine is None or a.give_card not in mine:
+        return f"{a.by} has no {a.give_card} in an incomplete {a.give_kind} set to give"
+    theirs = _incomplete(state, state.table.seat[a.target], a.take_kind)
+    if theirs is None or a.take_card not in theirs:
+        return f"{a.target} has no {a.take_card} in an incomplete {a.take_kind} set to take"
+    return None
+
+
+def _check_ultimate_collector(state: CrittersState, p: int, a: UltimateCollector) -> str | None:
+    reason = _has(state, p, [ULTIMATE_COLLECTOR]) or _target(state, p, a.target)
+    if reason:
+        return reason
+    q = state.table.seat[a.target]
+    if not any(k == a.kind and len(c) == state.set_size for k, c in state._tabs[q]):
+        return f"{a.target} has no full {a.kind} set"
+    return None
+
+
+def _check_swap_wild(state: CrittersState, p: int, a: SwapWild) -> str | None:
+    reason = _kind(state, a.kind) or _kind(state, a.to) or _has(state, p, [a.kind])
+    if reason:
+        return reason
+    if state._full_with_wild(p, a.kind) < 0:
+        return f"{a.by} has no full {a.kind} set holding a wild"
+    return _all_wild(state, p, a.to)
+
+
+def _check_pass(state: CrittersState, p: int, a: Pass) -> str | None:
+    held = len(state._hands[p])
+    if held > state.hand_limit:
+        return f"{a.by} holds {held} cards, above the hand limit of {state.hand_limit}: play one"
+    return None
+
+
+def _check_discard(state: CrittersState, p: int, a: Discard) -> str | None:
+    held = len(state._hands[p])
+    if held <= state.hand_limit:
+        return "a discard is only for a hand above the limit (pass instead)"
+    if state._moves(p, a.by):
+        return "a discard is only forced when no other move is legal"
+    return _has(state, p, [a.card])
+
+
+_CHECKS: dict[type, Any] = {
+    Down: _check_down,
+    PlaySet: _check_set,
+    Complete: _check_complete,
+    HopOver: _check_hop_over,
+    GameChanger: _check_game_changer,
+    UltimateCollector: _check_ultimate_collector,
+    SwapWild: _check_swap_wild,
+    Pass: _check_pass,
+    Discard: _check_discard,
+    SayNo: lambda state, p, a: None,
+    Allow: lambda state, p, a: None,
+}

@@ -1,0 +1,588 @@
+"""The critters State: turns, moves, action cards and their answers, winning (RULINGS.md).
+
+Internally players are seat indices and a tableau is a list of ``(kind, cards)`` tuples (oldest
+first); a set is full when it holds exactly ``set_size`` cards (all-wild full sets are never
+made). The Draw Pile is stored top *last* so that drawing is a cheap ``pop()``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Self
+
+from bestiary.core.errors import IllegalAction
+from bestiary.core.records import Event, Header
+from bestiary.critters.actions import (
+    Allow,
+    Complete,
+    CrittersAction,
+    Discard,
+    Down,
+    GameChanger,
+    HopOver,
+    Pass,
+    PlaySet,
+    Reshuffle,
+    SayNo,
+    SwapWild,
+    UltimateCollector,
+)
+from bestiary.critters.cards import (
+    GAME_CHANGER,
+    HOP_OVER,
+    NO,
+    NON_CRITTERS,
+    ULTIMATE_COLLECTOR,
+    WILD,
+)
+from bestiary.critters.setup import Table
+
+CardSet = tuple[str, tuple[str, ...]]
+"""One set in front of a player: its kind and its cards (wilds are declared as the kind)."""
+
+_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def _make(cls: Any, *args: Any) -> Any:
+    """Actions are values: intern them, so generating legal actions rarely builds objects."""
+    key = (cls, *args)
+    action = _CACHE.get(key)
+    if action is None:
+        if len(_CACHE) > 500_000:
+            _CACHE.clear()
+        action = _CACHE[key] = cls(*args)
+    return action
+
+
+class CrittersState:
+    """One game of critters in progress (the ``State`` protocol of bestiary.core.game)."""
+
+    def __init__(self, table: Table, rng: random.Random | None, auto_chance: bool) -> None:
+        n = len(table.players)
+        self._t = table
+        self.players = table.players
+        self._rng = rng
+        self._auto = auto_chance
+        self._hands: list[list[str]] = [[] for _ in range(n)]
+        deal = table.deal
+        dealt = n * table.hand_limit
+        for i in range(dealt):
+            self._hands[(table.first + i) % n].append(deal[i])
+        self._draw = list(reversed(deal[dealt:]))
+        self._centre: list[str] = []
+        self._tabs: list[list[CardSet]] = [[] for _ in range(n)]
+        self._turn = table.first
+        self._pending: CrittersAction | None = None
+        self._awaiting = -1
+        self._chance = False
+        self._quiet = 0
+        self._began_empty = False
+        self._winners: tuple[int, ...] | None = None
+        self._log: list[CrittersAction] = []
+        self._begin_turn(table.first)
+
+    # ----------------------------------------------------------------- public read-outs
+    @property
+    def is_over(self) -> bool:
+        return self._winners is not None
+
+    @property
+    def set_size(self) -> int:
+        return self._t.set_size
+
+    @property
+    def sets_to_win(self) -> int:
+        return self._t.sets_to_win
+
+    @property
+    def hand_limit(self) -> int:
+        return self._t.hand_limit
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return self._t.kinds
+
+    @property
+    def table(self) -> Table:
+        return self._t
+
+    @property
+    def turn(self) -> str | None:
+        return None if self._winners is not None else self.players[self._turn]
+
+    @property
+    def awaiting(self) -> str | None:
+        return None if self._awaiting < 0 else self.players[self._awaiting]
+
+    @property
+    def pending(self) -> CrittersAction | None:
+        return self._pending
+
+    @property
+    def chance_due(self) -> bool:
+        return self._chance
+
+    @property
+    def to_act(self) -> str | None:
+        """Who must act next (the awaited target, else the turn player); None at chance or end."""
+        if self._winners is not None or self._chance:
+            return None
+        return self.players[self._awaiting if self._awaiting >= 0 else self._turn]
+
+    @property
+    def quiet_turns(self) -> int:
+        """Consecutive turns that began with an empty Draw Pile and ended in pass/discard."""
+        return self._quiet
+
+    @property
+    def began_with_empty_draw_pile(self) -> bool:
+        return self._began_empty
+
+    def hand(self, player: str) -> list[str]:
+        return list(self._hands[self._t.seat[player]])
+
+    def tableau(self, player: str) -> list[dict[str, Any]]:
+        size = self._t.set_size
+        return [
+            {"kind": kind, "cards": list(cards), "full": len(cards) == size}
+            for kind, cards in self._tabs[self._t.seat[player]]
+        ]
+
+    @property
+    def draw_pile(self) -> list[str]:
+        """The Draw Pile, top first (hidden information: for tests and determinization)."""
+        return self._draw[::-1]
+
+    @property
+    def centre_pile(self) -> list[str]:
+        return list(self._centre)
+
+    def winners(self) -> list[str]:
+        return [] if self._winners is None else [self.players[i] for i in self._winners]
+
+    def scores(self) -> dict[str, int]:
+        return {name: self._kinds_full(i) for i, name in enumerate(self.players)}
+
+    def down_cards(self, player: str) -> int:
+        return sum(len(cards) for _, cards in self._tabs[self._t.seat[player]])
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        from bestiary.critters.view import view_of
+
+        return view_of(self, player)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "game": "critters",
+            "over": self.is_over,
+            "winners": self.winners(),
+            "turn": self.turn,
+            "awaiting": self.awaiting,
+            "hands": {p: list(h) for p, h in zip(self.players, self._hands, strict=True)},
+            "tableaus": {p: self.tableau(p) for p in self.players},
+            "draw_pile": len(self._draw),
+            "centre_pile": list(self._centre),
+        }
+
+    def header(self) -> Header:
+        t = self._t
+        head: Header = {
+            "game": "critters",
+            "version": 1,
+            "players": list(t.players),
+            "options": t.options(),
+        }
+        if t.seed is not None:
+            head["seed"] = t.seed
+        head["deck"] = list(t.deal)
+        head["first"] = t.players[t.first]
+        return head
+
+    def events(self) -> list[Event]:
+        return [action.to_event() for action in self._log]
+
+    def actions_log(self) -> list[CrittersAction]:
+        return list(self._log)
+
+    # ----------------------------------------------------------------- copying
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._hands = [h[:] for h in self._hands]
+        other._tabs = [t[:] for t in self._tabs]
+        other._draw = self._draw[:]
+        other._centre = self._centre[:]
+        other._log = self._log[:]
+        if self._rng is not None:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
+        return other
+
+    def _adopt(self, other: CrittersState) -> None:
+        self.__dict__.update(other.__dict__)
+
+    # ----------------------------------------------------------------- chance
+    def chance_outcome(self, rng: random.Random) -> Reshuffle:
+        """A random reshuffle of the centre pile (only meaningful while ``chance_due``)."""
+        order = self._centre[:]
+        rng.shuffle(order)
+        return Reshuffle(tuple(order))
+
+    # ----------------------------------------------------------------- legal actions
+    def legal_actions(self, player: str) -> list[CrittersAction]:
+        """Every legal action of ``player`` now, in a stable order (empty if not theirs to act)."""
+        seat = self._t.seat.get(player)
+        if seat is None or self._winners is not None or self._chance:
+            return []
+        return self._legal(seat)
+
+    def _legal(self, p: int) -> list[CrittersAction]:
+        by = self.players[p]
+        if self._awaiting >= 0:
+            if p != self._awaiting:
+                return []
+            if NO in self._hands[p]:
+                return [_make(SayNo, by), _make(Allow, by)]
+            return [_make(Allow, by)]
+        if p != self._turn:
+            return []
+        acts = self._moves(p, by)
+        hand = self._hands[p]
+        if len(hand) <= self._t.hand_limit:
+            acts.append(_make(Pass, by))
+        elif not acts:
+            acts = [_make(Discard, by, c) for c in self._t.card_order if c in hand]
+        return acts
+
+    def _moves(self, p: int, by: str) -> list[CrittersAction]:
+        """Every move but pass/discard for the turn player ``p``."""
+        t = self._t
+        size = t.set_size
+        kinds = t.kinds
+        players = t.players
+        hand = self._hands[p]
+        cnt: dict[str, int] = {}
+        for c in hand:
+            cnt[c] = cnt.get(c, 0) + 1
+        wilds = cnt.get(WILD, 0)
+        inc: dict[str, tuple[str, ...]] = {}
+        for kind, cards in self._tabs[p]:
+            if len(cards) < size:
+                inc[kind] = cards
+        last = size - 1
+        acts: list[CrittersAction] = []
+        add = acts.append
+        held = [k for k in kinds if k in cnt]
+        for k in held:
+            add(_make(Down, by, k, None))
+        if wilds:
+            for k in kinds:
+                if not _fills_with_wilds(inc.get(k), last):
+                    add(_make(Down, by, WILD, k))
+        for k in held:
+            for n in range(max(1, size - wilds), min(cnt[k], size) + 1):
+                add(_make(PlaySet, by, k, (k,) * n + (WILD,) * (size - n)))
+        for k, cards in inc.items():
+            need = size - len(cards)
+            has = cnt.get(k, 0)
+            for n in range(0, min(has, need) + 1):
+                if need - n <= wilds and (n or k in cards):
+                    add(_make(Complete, by, k, (k,) * n + (WILD,) * (need - n)))
+        for k in held:
+            if any(kind == k and len(c) == size and WILD in c for kind, c in self._tabs[p]):
+                for k2 in kinds:
+                    if not _fills_with_wilds(inc.get(k2), last):
+                        add(_make(SwapWild, by, k, k2))
+        n = len(players)
+        if HOP_OVER in cnt:
+            for step in range(1, n):
+                q = (p + step) % n
+                for kind, cards in self._tabs[q]:
+                    if len(cards) < size:
+                        if kind in cards:
+                            add(_make(HopOver, by, players[q], kind, kind))
+                        if WILD in cards and not _fills_with_wilds(inc.get(kind), last):
+                            add(_make(HopOver, by, players[q], kind, WILD))
+        if GAME_CHANGER in cnt and inc:
+            give = [(k, c) for k, cards in inc.items() for c in (k, WILD) if c in cards]
+            for step in range(1, n):
+                q = (p + step) % n
+                theirs_inc = {k: c for k, c in self._tabs[q] if len(c) < size}
+                if not theirs_inc:
+                    continue
+                take = [(k, c) for k, cards in theirs_inc.items() for c in (k, WILD) if c in cards]
+                target = players[q]
+                for k1, c1 in give:
+                    for k2, c2 in take:
+                        if k1 != k2:
+                            if c2 == WILD and _fills_with_wilds(inc.get(k2), last):
+                                continue
+                            if c1 == WILD and _fills_with_wilds(theirs_inc.get(k1), last):
+                                continue
+                        add(_make(GameChanger, by, target, k1, c1, k2, c2))
+        if ULTIMATE_COLLECTOR in cnt:
+            for step in range(1, n):
+                q = (p + step) % n
+                seen: list[str] = []
+                for kind, cards in self._tabs[q]:
+                    if len(cards) == size and kind not in seen:
+                        seen.append(kind)
+                        add(_make(UltimateCollector, by, players[q], kind))
+        return acts
+
+    # ----------------------------------------------------------------- applying
+    def apply(self, action: Any) -> None:
+        """Apply a legal action or raise IllegalAction with a reason (state unchanged)."""
+        if self._winners is not None:
+            raise IllegalAction("the game is over")
+        if isinstance(action, Reshuffle):
+            self._check_reshuffle(action)
+            self._reshuffle(action.order)
+            return
+        if self._chance:
+            if self._rng is None:
+                raise IllegalAction("a reshuffle event is due here")
+            trial = self.clone()
+            assert trial._rng is not None
+            trial._reshuffle(trial.chance_outcome(trial._rng).order)
+            trial.apply(action)
+            self._adopt(trial)
+            return
+        reason = self._refusal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self._do(action)
+
+    def _check_reshuffle(self, action: Reshuffle) -> None:
+        if not self._chance:
+            raise IllegalAction("no reshuffle is due here (the Draw Pile is not being renewed)")
+        if sorted(action.order) != sorted(self._centre):
+            raise IllegalAction("a reshuffle must hold exactly the centre pile's cards")
+
+    def _do(self, action: CrittersAction) -> None:
+        """Apply an action already known to be legal."""
+        _HANDLERS[type(action)](self, action)
+
+    def _reshuffle(self, order: Sequence[str]) -> None:
+        self._log.append(Reshuffle(tuple(order)))
+        self._draw = list(reversed(order))
+        self._centre = []
+        self._chance = False
+        if self._draw:
+            self._hands[self._turn].append(self._draw.pop())
+
+    def _begin_turn(self, seat: int) -> None:
+        self._turn = seat
+        self._began_empty = not self._draw
+        if self._draw:
+            self._hands[seat].append(self._draw.pop())
+        elif self._centre:
+            self._chance = True
+            if self._auto and self._rng is not None:
+                self._reshuffle(self.chance_outcome(self._rng).order)
+
+    def _end_turn(self, quiet: bool) -> None:
+        if self._winners is not None:
+            return
+        self._quiet = self._quiet + 1 if quiet and self._began_empty else 0
+        n = len(self.players)
+        if self._quiet >= n:
+            self._exhausted_ending()
+            return
+        self._begin_turn((self._turn + 1) % n)
+
+    def _exhausted_ending(self) -> None:
+        ranks = [
+            (self._kinds_full(i), sum(len(c) for _, c in self._tabs[i]))
+            for i in range(len(self.players))
+        ]
+        best = max(ranks)
+        self._finish(tuple(i for i, r in enumerate(ranks) if r == best))
+
+    def _finish(self, seats: tuple[int, ...]) -> None:
+        self._winners = seats
+        self._awaiting = -1
+        self._pending = None
+
+    def _kinds_full(self, seat: int) -> int:
+        size = self._t.set_size
+        return len({kind for kind, cards in self._tabs[seat] if len(cards) == size})
+
+    def _check_win(self, *seats: int) -> None:
+        goal = self._t.sets_to_win
+        won = sorted({s for s in seats if self._kinds_full(s) >= goal})
+        if won:
+            self._finish(tuple(won))
+
+    # tableau changes ------------------------------------------------------
+    def _incomplete(self, seat: int, kind: str) -> int:
+        size = self._t.set_size
+        for i, (k, cards) in enumerate(self._tabs[seat]):
+            if k == kind and len(cards) < size:
+                return i
+        return -1
+
+    def _arrive(self, seat: int, kind: str, card: str) -> None:
+        i = self._incomplete(seat, kind)
+        tab = self._tabs[seat]
+        if i < 0:
+            tab.append((kind, (card,)))
+        else:
+            tab[i] = (kind, (*tab[i][1], card))
+
+    def _leave(self, seat: int, kind: str, card: str) -> None:
+        tab = self._tabs[seat]
+        i = self._incomplete(seat, kind)
+        cards = list(tab[i][1])
+        cards.remove(card)
+        if cards:
+            tab[i] = (kind, tuple(cards))
+        else:
+            del tab[i]
+
+    def _all_wild_if_arrives(self, seat: int, kind: str, card: str) -> bool:
+        """Would ``card`` arriving in ``seat``'s tableau make an all-wild full set?"""
+        if card != WILD:
+            return False
+        i = self._incomplete(seat, kind)
+        return i >= 0 and _fills_with_wilds(self._tabs[seat][i][1], self._t.set_size - 1)
+
+    # handlers -------------------------------------------------------------
+    def _do_down(self, a: Down) -> None:
+        p = self._turn
+        self._log.append(a)
+        self._hands[p].remove(a.card)
+        self._arrive(p, a.kind, a.card)
+        self._check_win(p)
+        self._end_turn(False)
+
+    def _do_set(self, a: PlaySet) -> None:
+        p = self._turn
+        self._log.append(a)
+        hand = self._hands[p]
+        for c in a.cards:
+            hand.remove(c)
+        self._tabs[p].append((a.kind, tuple(a.cards)))
+        self._check_win(p)
+        self._end_turn(False)
+
+    def _do_complete(self, a: Complete) -> None:
+        p = self._turn
+        self._log.append(a)
+        hand = self._hands[p]
+        for c in a.cards:
+            hand.remove(c)
+        i = self._incomplete(p, a.kind)
+        tab = self._tabs[p]
+        tab[i] = (a.kind, tab[i][1] + tuple(a.cards))
+        self._check_win(p)
+        self._end_turn(False)
+
+    def _do_action_card(self, a: HopOver | GameChanger | UltimateCollector) -> None:
+        p = self._turn
+        self._log.append(a)
+        card = _CARD_OF[type(a)]
+        self._hands[p].remove(card)
+        self._centre.append(card)
+        self._pending = a
+        self._awaiting = self._t.seat[a.target]
+
+    def _do_no(self, a: SayNo) -> None:
+        self._log.append(a)
+        self._hands[self._awaiting].remove(NO)
+        self._centre.append(NO)
+        self._pending = None
+        self._awaiting = -1
+        self._end_turn(False)
+
+    def _do_allow(self, a: Allow) -> None:
+        self._log.append(a)
+        action = self._pending
+        p, q = self._turn, self._awaiting
+        self._pending = None
+        self._awaiting = -1
+        if isinstance(action, HopOver):
+            self._leave(q, action.kind, action.card)
+            self._arrive(p, action.kind, action.card)
+        elif isinstance(action, GameChanger):
+            self._leave(p, action.give_kind, action.give_card)
+            self._leave(q, action.take_kind, action.take_card)
+            self._arrive(p, action.take_kind, action.take_card)
+            self._arrive(q, action.give_kind, action.give_card)
+        elif isinstance(action, UltimateCollector):
+            size = self._t.set_size
+            tab = self._tabs[q]
+            i = next(i for i, (k, c) in enumerate(tab) if k == action.kind and len(c) == size)
+            self._tabs[p].append(tab.pop(i))
+        self._check_win(p, q)
+        self._end_turn(False)
+
+    def _do_swap_wild(self, a: SwapWild) -> None:
+        p = self._turn
+        self._log.append(a)
+        self._hands[p].remove(a.kind)
+        tab = self._tabs[p]
+        i = self._full_with_wild(p, a.kind)
+        cards = list(tab[i][1])
+        cards[cards.index(WILD)] = a.kind
+        tab[i] = (a.kind, tuple(cards))
+        self._arrive(p, a.to, WILD)
+        self._check_win(p)
+        self._end_turn(False)
+
+    def _full_with_wild(self, seat: int, kind: str) -> int:
+        size = self._t.set_size
+        for i, (k, cards) in enumerate(self._tabs[seat]):
+            if k == kind and len(cards) == size and WILD in cards:
+                return i
+        return -1
+
+    def _do_pass(self, a: Pass) -> None:
+        self._log.append(a)
+        self._end_turn(True)
+
+    def _do_discard(self, a: Discard) -> None:
+        self._log.append(a)
+        self._hands[self._turn].remove(a.card)
+        self._centre.append(a.card)
+        self._end_turn(True)
+
+    def _do_reshuffle(self, a: Reshuffle) -> None:
+        self._reshuffle(a.order)
+
+    # ----------------------------------------------------------------- refusals
+    def _refusal(self, action: Any) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal."""
+        from bestiary.critters.refusals import refusal
+
+        return refusal(self, action)
+
+
+def _fills_with_wilds(cards: tuple[str, ...] | None, last: int) -> bool:
+    """Would one more wild make this incomplete set an all-wild full set?"""
+    return cards is not None and len(cards) == last and all(c == WILD for c in cards)
+
+
+_CARD_OF: dict[type, str] = {
+    HopOver: HOP_OVER,
+    GameChanger: GAME_CHANGER,
+    UltimateCollector: ULTIMATE_COLLECTOR,
+}
+
+_HANDLERS: dict[type, Any] = {
+    Down: CrittersState._do_down,
+    PlaySet: CrittersState._do_set,
+    Complete: CrittersState._do_complete,
+    HopOver: CrittersState._do_action_card,
+    GameChanger: CrittersState._do_action_card,
+    UltimateCollector: CrittersState._do_action_card,
+    SayNo: CrittersState._do_no,
+    Allow: CrittersState._do_allow,
+    SwapWild: CrittersState._do_swap_wild,
+    Pass: CrittersState._do_pass,
+    Discard: CrittersState._do_discard,
+    Reshuffle: CrittersState._do_reshuffle,
+}
+
+__all__ = ["NON_CRITTERS", "CardSet", "CrittersState"]
