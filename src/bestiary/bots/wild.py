@@ -1,0 +1,304 @@
+"""Bots for Call of the Wild, each with a personality (registered as ``wild`` bots).
+
+All of them play the same table manners: keep the hand full, offer one card with a Call,
+answer a Call they like by making the same Call and asking to meet, agree when asked by
+someone they want to meet, and re-think an offer nobody answers. They differ in what they offer,
+which Call they make and whom they meet.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from bestiary.bots.wild_view import (
+    DOUBLE_CROSS,
+    HUNT,
+    INDEX,
+    Unseen,
+    eater_of,
+    eats,
+    intent,
+    legal_moves,
+    payoff,
+)
+from bestiary.core.agent import register_bot
+from bestiary.wild import CREATURES, Call, Discard, Draw, Meet
+
+# How many ticks a bot lets pass after acting: the same human-like spread for every
+# personality, so that a win rate measures strategy, not reflexes.
+DEFAULT_REACTION = (0, 1, 1, 2)
+# Acts an unanswered offer waits before the bot re-thinks it, and before it throws a card away.
+PATIENCE = 3
+DESPERATION = 10
+
+View = Mapping[str, Any]
+
+
+class WildBot:
+    """Shared table manners; subclasses choose offers and partners."""
+
+    def __init__(
+        self, player: str, rng: random.Random, reaction: tuple[int, ...] = DEFAULT_REACTION
+    ) -> None:
+        self.player = player
+        self.rng = rng
+        self.reaction = reaction
+        self.waited = 0
+
+    def reaction_ticks(self) -> int:
+        return self.rng.choice(self.reaction)
+
+    # --------------------------------------------------------------- what personalities choose
+
+    def answer(self, view: View, other: str, call: str) -> str | None:
+        """The card to offer to meet ``other``, who calls ``call``, or None to let it be."""
+        raise NotImplementedError
+
+    def opening(self, view: View) -> tuple[str, str]:
+        """(card, Call) to offer when no Call on the table is worth answering."""
+        raise NotImplementedError
+
+    def agrees(self, view: View, other: str, card: str, call: str) -> bool:
+        """Whether to meet ``other`` (who calls ``call``) with ``card`` on offer."""
+        return True
+
+    # --------------------------------------------------------------- table manners
+
+    def act(self, view: View) -> Any | None:
+        if view["over"]:
+            return None
+        me = self.player
+        hand: list[str] = view["hand"]
+        offer = view["offer"]
+        if len(hand) + (offer is not None) < view["hand_limit"] and view["packs"][me] > 0:
+            return Draw(me)
+        if offer is not None:
+            meet = self._meet(view, offer["card"], offer["call"])
+            if meet is not None:
+                return meet
+            self.waited += 1
+            if self.waited < PATIENCE:
+                return None
+        move = self._respond(view)
+        if move is not None:
+            self.waited = 0
+            return move
+        if offer is None:
+            card, call = self.opening(view)
+            self.waited = 0
+            return Call(me, card, call)
+        if self.waited >= DESPERATION and hand and view["packs"][me] > 0:
+            self.waited = 0  # nobody wants what we hold: make room for a fresh card
+            return Discard(me, self.rng.choice(hand))
+        if self.waited % PATIENCE == 0 and hand:
+            card, call = self.opening(view)
+            if (card, call) != (offer["card"], offer["call"]):
+                return Call(me, card, call)
+        return None
+
+    def _meet(self, view: View, card: str, call: str) -> Meet | None:
+        me = self.player
+        asked_me = [p for p, q in view["asks"] if q == me]
+        mine = {q for p, q in view["asks"] if p == me}
+        others = list(view["players"])
+        self.rng.shuffle(others)  # no favourite seat: ties between partners go by chance
+        for other in sorted(others, key=lambda p: p not in asked_me):
+            if other == me or other in mine or view["calls"][other] != call:
+                continue
+            if self.agrees(view, other, card, call):
+                return Meet(me, other)
+        return None
+
+    def _respond(self, view: View) -> Call | None:
+        """Answer a Call on the table by making it too (with a card that serves the plan)."""
+        me = self.player
+        offer = view["offer"]
+        others = [(p, c) for p, c in view["calls"].items() if p != me and c is not None]
+        self.rng.shuffle(others)
+        for other, call in others:
+            if offer is not None and offer["call"] == call:
+                continue  # already answering this Call
+            card = self.answer(view, other, call)
+            if card is not None and (card in view["hand"] or (offer and offer["card"] == card)):
+                return Call(me, card, call)
+        return None
+
+    def _held(self, view: View) -> list[str]:
+        offer = view["offer"]
+        return list(view["hand"]) + ([offer["card"]] if offer else [])
+
+
+class RandomBot(WildBot):
+    """Random legal moves, now and then pausing."""
+
+    def act(self, view: View) -> Any | None:
+        moves = legal_moves(view)
+        if not moves or self.rng.random() < 0.25:
+            return None
+        return self.rng.choice(moves)
+
+
+class HonestBot(WildBot):
+    """Always mates: offers a card with its own Call, answers Calls it can match."""
+
+    def answer(self, view: View, other: str, call: str) -> str | None:
+        return call if call in self._held(view) else None
+
+    def opening(self, view: View) -> tuple[str, str]:
+        card = self.rng.choice(self._held(view))
+        return card, card
+
+
+class HunterBot(WildBot):
+    """Always hunts: answers a Call with the creature that eats it, and lures with false Calls."""
+
+    def answer(self, view: View, other: str, call: str) -> str | None:
+        card = eater_of(call)
+        return card if card in self._held(view) else None
+
+    def opening(self, view: View) -> tuple[str, str]:
+        card = self.rng.choice(self._held(view))
+        return card, eats(card)
+
+
+class Beliefs:
+    """How often each player has hunted, from the meetings the table has revealed."""
+
+    def __init__(self, view: View, prior_hunt: float = 1.0, prior_honest: float = 2.0) -> None:
+        self.hunts: dict[str, float] = dict.fromkeys(view["players"], prior_hunt)
+        self.crosses: dict[str, float] = dict.fromkeys(view["players"], 0.5)
+        self.total: dict[str, float] = dict.fromkeys(
+            view["players"], prior_hunt + prior_honest + 0.5
+        )
+        for meeting in view["meetings"]:
+            for player in meeting["players"]:
+                what = intent(meeting["cards"][player], meeting["call"])
+                self.total[player] += 1
+                if what == HUNT:
+                    self.hunts[player] += 1
+                elif what == DOUBLE_CROSS:
+                    self.crosses[player] += 1
+
+    def hunting(self, player: str) -> float:
+        """Estimated chance that ``player``'s next Call is a hunt."""
+        return self.hunts[player] / self.total[player]
+
+    def crossing(self, player: str) -> float:
+        return self.crosses[player] / self.total[player]
+
+
+class TricksterBot(HonestBot):
+    """Mates with the trusted, double-crosses callers it suspects of hunting."""
+
+    SUSPICION = 0.4
+
+    def answer(self, view: View, other: str, call: str) -> str | None:
+        if Beliefs(view).hunting(other) >= self.SUSPICION:
+            # A hunter calling ``call`` holds its eater; offer the creature that eats that.
+            card = eater_of(eater_of(call))
+            return card if card in self._held(view) else None
+        return super().answer(view, other, call)
+
+    def agrees(self, view: View, other: str, card: str, call: str) -> bool:
+        suspected = Beliefs(view).hunting(other) >= self.SUSPICION
+        return intent(card, call) == (DOUBLE_CROSS if suspected else "honest")
+
+
+class ReaderBot(WildBot):
+    """Reads the table: weighs each offer, Call and partner by expected points."""
+
+    # Points a rival's gain costs us, and the least expected gain worth spending a card on.
+    RIVALRY = 0.5
+    THRESHOLD = 0.15
+
+    def _bonus(self, view: View) -> bool:
+        # The view carries no options; with the Mating Bonus, a foreign Den card scores 2.
+        for player, den in view["dens"].items():
+            foreign = sum(1 for card in den if card["owner"] != player)
+            if foreign:
+                return bool(view["scores"][player] >= len(den) + foreign)
+        return False
+
+    def _their_cards(self, view: View, other: str, call: str, unseen: Unseen) -> dict[str, float]:
+        """Chance of each card ``other`` offers with ``call``, from their habits and their Pack."""
+        beliefs = Beliefs(view)
+        hunt, cross = beliefs.hunting(other), beliefs.crossing(other)
+        honest = max(0.0, 1.0 - hunt - cross)
+        weights = {call: honest, eater_of(call): hunt, eater_of(eater_of(call)): cross}
+        left = unseen.left[other]
+        odds = {card: w * (left[card] + 0.25) for card, w in weights.items()}
+        total = sum(odds.values()) or 1.0
+        return {card: w / total for card, w in odds.items()}
+
+    def value(self, view: View, card: str, call: str, other: str, unseen: Unseen) -> float:
+        """Expected Den points (ours less a share of theirs) of meeting ``other`` on ``call``."""
+        bonus = self._bonus(view)
+        rivalry = 1.0 if len(view["players"]) == 2 else self.RIVALRY
+        total = 0.0
+        for theirs, chance in self._their_cards(view, other, call, unseen).items():
+            mine, gained = payoff(card, theirs, call)
+            if bonus:  # a mate brings a foreign card (2); an eat one own and one foreign (3)
+                mine, gained = mine + (mine > 0), gained + (gained > 0)
+            total += chance * (mine - rivalry * gained)
+        return total
+
+    def _best(self, view: View, call: str, other: str, unseen: Unseen) -> tuple[float, str]:
+        return max((self.value(view, c, call, other, unseen), c) for c in set(self._held(view)))
+
+    def answer(self, view: View, other: str, call: str) -> str | None:
+        gain, card = self._best(view, call, other, Unseen.from_view(view))
+        return card if gain > self.THRESHOLD else None
+
+    def agrees(self, view: View, other: str, card: str, call: str) -> bool:
+        return self.value(view, card, call, other, Unseen.from_view(view)) > self.THRESHOLD
+
+    def opening(self, view: View) -> tuple[str, str]:
+        """The (card, Call) with the best expected value against the table as a whole."""
+        unseen = Unseen.from_view(view)
+        others = [p for p in view["players"] if p != self.player]
+        best: tuple[float, float, str, str] | None = None
+        for card in sorted(set(self._held(view)), key=INDEX.__getitem__):
+            for call in CREATURES:
+                gain = sum(self.value(view, card, call, p, unseen) for p in others) / len(others)
+                option = (gain, self.rng.random(), card, call)
+                if best is None or option > best:
+                    best = option
+        assert best is not None
+        return best[2], best[3]
+
+
+class CautiousBot(ReaderBot):
+    """A reader that will not meet anyone it distrusts, whatever the odds say."""
+
+    DISTRUST = 0.35
+
+    def agrees(self, view: View, other: str, card: str, call: str) -> bool:
+        if Beliefs(view).hunting(other) > self.DISTRUST:
+            return False
+        return super().agrees(view, other, card, call)
+
+    def answer(self, view: View, other: str, call: str) -> str | None:
+        if Beliefs(view).hunting(other) > self.DISTRUST:
+            return None
+        return super().answer(view, other, call)
+
+
+def _register(name: str, description: str, cls: type[WildBot]) -> None:
+    def factory(player: str, rng: random.Random) -> WildBot:
+        return cls(player, rng)
+
+    register_bot("wild", name, description)(factory)
+
+
+_register("random", "Plays random legal moves, pausing now and then.", RandomBot)
+_register("honest", "Always mates: offers its cards with their own Calls.", HonestBot)
+_register("hunter", "Always hunts: answers a Call with the creature that eats it.", HunterBot)
+_register("trickster", "Honest with the trusted; double-crosses callers it suspects.", TricksterBot)
+_register(
+    "reader",
+    "Tracks how often each player hunts and picks card, Call and partner by expected points.",
+    ReaderBot,
+)
+_register("cautious", "A reader that refuses to meet players it distrusts.", CautiousBot)

@@ -1,0 +1,1 @@
+"""Simulation: seeded games between bots, in parallel, with statistics, reports and tournaments."""
