@@ -1,0 +1,312 @@
+"""The FastAPI app: lobby over HTTP (with OpenAPI at /docs), tables over WebSockets, the client.
+
+``create_app(db_url)`` builds an app with its own store and lobby; the lifespan restores every
+open table and game in play from the store and flushes the store on the way out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from bestiary.core.agent import bot_entries
+from bestiary.core.game import GAME_NAMES, get_game
+from bestiary.core.records import iter_lines
+from bestiary.server.connection import Connection
+from bestiary.server.lobby import Lobby
+from bestiary.server.protocol import (
+    ActionMessage,
+    BadMessage,
+    Hello,
+    error_message,
+    parse_client_message,
+)
+from bestiary.server.store import Store
+from bestiary.server.table import Table, TableError, TableSettings
+
+log = logging.getLogger("bestiary.server")
+
+STATIC = Path(__file__).parent / "static"
+HELLO_TIMEOUT = 30.0
+
+
+class BotSeat(BaseModel):
+    bot: str
+    seat: int | None = None
+    name: str | None = Field(default=None, max_length=24)
+
+
+class CreateTable(BaseModel):
+    """A new table: the game, how many seats, the game's options, and the host's name."""
+
+    game: str
+    seats: int = Field(ge=2, le=8)
+    name: str = Field(min_length=1, max_length=24)
+    options: dict[str, Any] = Field(default_factory=dict)
+    bots: list[BotSeat] = Field(default_factory=list, description="Bots to seat at once.")
+    answer_seconds: float | None = Field(default=None, gt=0, le=3600)
+    grace_seconds: float | None = Field(default=None, ge=0, le=3600)
+    bot_tick: float | None = Field(default=None, ge=0, le=10)
+    start: bool = Field(default=False, description="Start at once (every seat must be filled).")
+
+
+class JoinTable(BaseModel):
+    name: str = Field(min_length=1, max_length=24)
+    seat: int | None = None
+
+
+class SeatRequest(BaseModel):
+    token: str
+
+
+class AddBot(BaseModel):
+    token: str
+    bot: str
+    seat: int | None = None
+    name: str | None = Field(default=None, max_length=24)
+
+
+class StartTable(BaseModel):
+    token: str
+    seed: int | None = None
+
+
+class Seated(BaseModel):
+    code: str
+    seat: int
+    token: str
+    table: dict[str, Any]
+
+
+def create_app(
+    db_url: str = "sqlite:///bestiary.sqlite",
+    settings: TableSettings | None = None,
+    rate: float = 100.0,
+) -> FastAPI:
+    """The whole server. ``rate`` is each socket's flood limit in messages per second."""
+    defaults = settings or TableSettings()
+    holder: dict[str, Lobby] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url)
+        lobby = Lobby(store, defaults)
+        restored = lobby.restore()
+        if restored:
+            log.info("restored %d tables", restored)
+        holder["lobby"] = lobby
+        writer = asyncio.get_running_loop().create_task(store.run_writer())
+        try:
+            yield
+        finally:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+            await lobby.close()
+
+    app = FastAPI(
+        title="bestiary",
+        version="1",
+        summary="Lobby and tables for Call of the Wild and the critter set-collection game.",
+        lifespan=lifespan,
+    )
+
+    def lobby() -> Lobby:
+        return holder["lobby"]
+
+    def table_or_404(code: str) -> Table:
+        try:
+            return lobby().get(code)
+        except KeyError:
+            raise HTTPException(404, f"there is no table {code}.") from None
+
+    async def in_table(table: Table, job: Any) -> Any:
+        try:
+            return await table.ask(job)
+        except TableError as err:
+            raise HTTPException(400, str(err)) from None
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        """The games, their player counts and their bots."""
+        found = []
+        for name in GAME_NAMES:
+            rules = get_game(name)
+            found.append(
+                {
+                    "name": name,
+                    "min_players": rules.min_players,
+                    "max_players": rules.max_players,
+                    "bots": [
+                        {"name": e.name, "description": e.description} for e in bot_entries(name)
+                    ],
+                }
+            )
+        return found
+
+    @app.get("/api/tables")
+    async def tables() -> dict[str, list[dict[str, Any]]]:
+        """Open tables, games in play, and recently finished games."""
+        return lobby().listing()
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: CreateTable) -> Seated:
+        """Open a table and take its first seat (the host)."""
+        chosen = TableSettings(
+            answer_seconds=request.answer_seconds or defaults.answer_seconds,
+            grace_seconds=(
+                defaults.grace_seconds if request.grace_seconds is None else request.grace_seconds
+            ),
+            bot_tick=defaults.bot_tick if request.bot_tick is None else request.bot_tick,
+            stand_in=defaults.stand_in,
+        )
+        try:
+            table = lobby().create(request.game, request.seats, request.options, chosen)
+        except TableError as err:
+            raise HTTPException(400, str(err)) from None
+
+        def setup() -> tuple[int, str]:
+            seat, token = table.join(request.name, 0)
+            for bot in request.bots:
+                table.add_bot(token, bot.bot, bot.seat, bot.name)
+            if request.start:
+                table.start(token)
+            return seat, token
+
+        try:
+            seat, token = await table.ask(setup)
+        except TableError as err:
+            await table.stop()
+            lobby().tables.pop(table.code, None)
+            raise HTTPException(400, str(err)) from None
+        info = await table.ask(table.info)
+        return Seated(code=table.code, seat=seat, token=token, table=info)
+
+    @app.get("/api/tables/{code}")
+    async def get_table(code: str) -> dict[str, Any]:
+        """One table: its seats, status and options."""
+        table = table_or_404(code)
+        info: dict[str, Any] = await table.ask(table.info)
+        return info
+
+    @app.post("/api/tables/{code}/join")
+    async def join_table(code: str, request: JoinTable) -> Seated:
+        """Take an open seat under a name; keep the token to reconnect."""
+        table = table_or_404(code)
+        seat, token = await in_table(table, lambda: table.join(request.name, request.seat))
+        return Seated(code=table.code, seat=seat, token=token, table=await table.ask(table.info))
+
+    @app.post("/api/tables/{code}/bots")
+    async def add_bot(code: str, request: AddBot) -> dict[str, Any]:
+        """Fill an open seat with a bot (any seated player may)."""
+        table = table_or_404(code)
+        await in_table(
+            table, lambda: table.add_bot(request.token, request.bot, request.seat, request.name)
+        )
+        info: dict[str, Any] = await table.ask(table.info)
+        return info
+
+    @app.post("/api/tables/{code}/leave")
+    async def leave_table(code: str, request: SeatRequest) -> dict[str, Any]:
+        """Give a seat back before the game starts."""
+        table = table_or_404(code)
+        await in_table(table, lambda: table.leave(request.token))
+        info: dict[str, Any] = await table.ask(table.info)
+        return info
+
+    @app.post("/api/tables/{code}/start")
+    async def start_table(code: str, request: StartTable) -> dict[str, Any]:
+        """Deal and begin (the host only, every seat filled)."""
+        table = table_or_404(code)
+        await in_table(table, lambda: table.start(request.token, request.seed))
+        info: dict[str, Any] = await table.ask(table.info)
+        return info
+
+    @app.get("/api/tables/{code}/record", response_class=PlainTextResponse)
+    async def record(code: str) -> str:
+        """A finished game's record, as JSON Lines (RECORDS.md)."""
+        try:
+            header, events = lobby().record(code)
+        except KeyError:
+            raise HTTPException(404, f"there is no finished game {code}.") from None
+        return "\n".join(iter_lines(header, events)) + "\n"
+
+    @app.get("/api/tables/{code}/replay")
+    async def replay_frames(code: str) -> dict[str, Any]:
+        """A finished game step by step (public views), and everything revealed at the end."""
+        try:
+            return lobby().replay_frames(code)
+        except KeyError:
+            raise HTTPException(404, f"there is no finished game {code}.") from None
+
+    @app.websocket("/ws/{code}")
+    async def table_socket(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        try:
+            table = lobby().get(code)
+        except KeyError:
+            await websocket.send_json(error_message("no_table", f"there is no table {code}."))
+            await websocket.close(code=4404)
+            return
+        conn = Connection(websocket, rate=rate, burst=2 * rate)
+        writer = asyncio.get_running_loop().create_task(conn.write_loop())
+        try:
+            await _serve(websocket, table, conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.post(lambda: table.detach(conn))
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 1.0)
+            writer.cancel()
+
+    return app
+
+
+async def _serve(websocket: WebSocket, table: Table, conn: Connection) -> None:
+    """Read one socket's messages until it closes: hello first, then actions and pings."""
+    greeted = False
+    while not conn.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text: str | bytes | None = message.get("text")
+        if text is None:
+            text = message.get("bytes") or b""
+        if not conn.allow():
+            conn.send(error_message("flood", "too many messages; slow down."))
+            continue
+        try:
+            parsed = parse_client_message(text)
+        except BadMessage as err:
+            conn.send(error_message(err.code, err.message))
+            continue
+        if isinstance(parsed, Hello):
+            if greeted:
+                conn.send(error_message("bad_message", "hello was already said.", None))
+                continue
+            greeted = True
+            table.post(partial(table.attach, conn, parsed.token, parsed.v))
+        elif not greeted:
+            conn.send(error_message("no_hello", "say hello first.", getattr(parsed, "ref", None)))
+        elif isinstance(parsed, ActionMessage):
+            table.post(partial(table.act, conn, parsed.action, parsed.ref))
+        else:
+            conn.send({"type": "pong", "ref": parsed.ref})

@@ -1,0 +1,69 @@
+"""One client socket: an outbox drained by its own writer, and a flood limit on what it sends.
+
+The table actor never waits on a socket: it drops serialized messages into the outbox, and a
+client too slow to keep up with a bounded outbox is disconnected rather than slowing the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+OUTBOX_LIMIT = 512
+_CLOSE = ""  # sentinel in the outbox: close the socket
+
+
+class Connection:
+    """A WebSocket seen from the server: who it is (``seat``) and how to reach it."""
+
+    def __init__(
+        self, websocket: WebSocket | None, rate: float = 100.0, burst: float = 200.0
+    ) -> None:
+        self.websocket = websocket
+        self.seat: int | None = None
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.closed = False
+        self._rate = rate
+        self._burst = burst
+        self._allowance = burst
+        self._checked = time.monotonic()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(json.dumps(message, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.close()  # too slow to follow the table: it can reconnect and catch up
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(_CLOSE)
+
+    def allow(self) -> bool:
+        """Token bucket: False when the client sends faster than the flood limit."""
+        now = time.monotonic()
+        self._allowance = min(self._burst, self._allowance + (now - self._checked) * self._rate)
+        self._checked = now
+        if self._allowance < 1.0:
+            return False
+        self._allowance -= 1.0
+        return True
+
+    async def write_loop(self) -> None:
+        """Send the outbox in order until closed."""
+        assert self.websocket is not None
+        while True:
+            text = await self.outbox.get()
+            if text == _CLOSE:
+                await self.websocket.close(code=1008)
+                return
+            await self.websocket.send_text(text)

@@ -1,0 +1,113 @@
+"""The WebSocket protocol: every message a client may send, validated with pydantic.
+
+Messages are JSON objects with a ``type``. Version 1 is the only version; a client says which
+version it speaks in ``hello``. docs/server.md lists every message in both directions.
+Server messages are built as plain dicts (they are sent far more often than received, and
+their shape is fixed here by the ``*_message`` functions).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 8192
+
+Ref = Annotated[int | str, Field(description="The client's own id for a request, echoed back.")]
+
+
+class Hello(BaseModel):
+    """First message on a table's socket: a seat token to play, none to watch."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["hello"]
+    v: int = PROTOCOL_VERSION
+    token: str | None = Field(default=None, max_length=128)
+
+
+class ActionMessage(BaseModel):
+    """An action for the sender's seat: a record event line (RECORDS.md), ``by`` optional."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["action"]
+    action: dict[str, Any]
+    ref: Ref | None = None
+
+
+class Ping(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["ping"]
+    ref: Ref | None = None
+
+
+ClientMessage = Annotated[Hello | ActionMessage | Ping, Field(discriminator="type")]
+_CLIENT = TypeAdapter(ClientMessage)
+
+
+class BadMessage(ValueError):
+    """A client message that cannot be read; ``code`` is the error code sent back."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
+    """Read one client message or raise BadMessage with a one-sentence reason.
+
+    >>> parse_client_message('{"type": "ping"}').type
+    'ping'
+    >>> parse_client_message('{"type": "dance"}')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bestiary.server.protocol.BadMessage: unknown message type 'dance' ...
+    """
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise BadMessage("too_large", f"message is larger than {MAX_MESSAGE_BYTES} bytes.")
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise BadMessage("bad_json", f"message is not valid JSON ({err}).") from None
+    if not isinstance(obj, dict):
+        raise BadMessage("bad_message", "a message must be a JSON object.")
+    kind = obj.get("type")
+    if kind not in ("hello", "action", "ping"):
+        raise BadMessage(
+            "unknown_type", f"unknown message type {kind!r} (expected hello, action or ping)."
+        )
+    try:
+        return _CLIENT.validate_python(obj)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise BadMessage("bad_message", f"bad {kind} message: {where}: {first['msg']}.") from None
+
+
+# What an event shows to seats other than the actor. Anything not listed here is public.
+# wild: a Call is heard by all, but the card under it is face-down; so is a discarded card.
+# critters: a reshuffle's order is the new Draw Pile, which nobody may see.
+_HIDDEN_KEYS: dict[tuple[str, str], frozenset[str]] = {
+    ("wild", "call"): frozenset({"card"}),
+    ("wild", "discard"): frozenset({"card"}),
+    ("critters", "reshuffle"): frozenset({"order"}),
+}
+
+
+def public_event(game: str, event: dict[str, Any]) -> dict[str, Any]:
+    """The event as a seat other than its actor (or a spectator) may see it.
+
+    >>> public_event("wild", {"by": "ann", "do": "call", "card": "snerlep", "call": "skeevil"})
+    {'by': 'ann', 'do': 'call', 'call': 'skeevil'}
+    """
+    hidden = _HIDDEN_KEYS.get((game, str(event.get("do"))))
+    if not hidden:
+        return event
+    return {k: v for k, v in event.items() if k not in hidden}
+
+
+def error_message(code: str, message: str, ref: int | str | None = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "ref": ref}
