@@ -91,6 +91,29 @@ def demo_command(
     run_demo(players=players, seed=seed, delay=delay)
 
 
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str, typer.Option(help="Database URL (SQLite file by default, or postgresql://...).")
+    ] = "sqlite:///bestiary.sqlite",
+    grace: Annotated[
+        float, typer.Option(help="Seconds a seat may stay empty before a bot stands in.")
+    ] = 30.0,
+    answer: Annotated[
+        float, typer.Option(help="critters: seconds to answer an action before it is allowed.")
+    ] = 30.0,
+    bot_tick: Annotated[float, typer.Option(help="Seconds per tick of a bot's reaction.")] = 0.35,
+) -> None:
+    """Serve the lobby, live tables and the browser client (open the printed URL)."""
+    from bestiary.server.run import serve
+    from bestiary.server.table import TableSettings
+
+    settings = TableSettings(answer_seconds=answer, grace_seconds=grace, bot_tick=bot_tick)
+    serve(host=host, port=port, db=db, settings=settings)
+
+
 def main() -> None:
     try:
         app()

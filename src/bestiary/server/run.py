@@ -1,0 +1,36 @@
+"""Run the server with uvicorn: what ``bestiary serve`` does."""
+
+from __future__ import annotations
+
+import logging
+
+import uvicorn
+
+from bestiary.server.app import create_app
+from bestiary.server.table import TableSettings
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "sqlite:///bestiary.sqlite",
+    settings: TableSettings | None = None,
+    rate: float = 100.0,
+    quiet: bool = False,
+) -> None:
+    """Serve the lobby, the tables and the web client until interrupted."""
+    logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
+    app = create_app(db, settings, rate=rate)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    if not quiet:
+        print(f"bestiary is serving at http://{shown}:{port}/  (records in {db})", flush=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=1 << 20,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+    )
