@@ -265,6 +265,10 @@ class WildState:
         call = self._offer_call[self._t.seat[player]]
         return CREATURES[call] if call >= 0 else None
 
+    def pack(self, player: str) -> list[str]:
+        """``player``'s Pack, top first (hidden information: for tests and umpires only)."""
+        return [CREATURES[c] for c in reversed(self._packs[self._t.seat[player]])]
+
     def pack_size(self, player: str) -> int:
         return len(self._packs[self._t.seat[player]])
 

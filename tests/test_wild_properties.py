@@ -1,0 +1,172 @@
+"""Hypothesis properties of wild under random legal play."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bestiary.core.game import replay
+from bestiary.wild import CREATURES, GAME, OBJECTIVES, Nightfall, WildState
+from bestiary.wild.objectives import OBJECTIVE_BY_ID
+
+PLAYERS = ["ann", "bob", "carl", "dee", "eve", "fay"]
+FULL_PACK = Counter(CREATURES * 2)
+
+games = st.tuples(
+    st.integers(0, 2**32),
+    st.integers(2, 6),
+    st.booleans(),
+    st.booleans(),
+)
+
+
+def new(seed: int, n: int, bonus: bool, objectives: bool) -> WildState:
+    options = {"mating_bonus": bonus, "objectives": objectives}
+    return GAME.new_game(PLAYERS[:n], options, seed=seed)
+
+
+def random_step(state: WildState, rng: random.Random) -> bool:
+    """One random legal action by a random able player; False if nobody can act."""
+    able = [p for p in state.players if state.legal_actions(p)]
+    if not able:
+        return False
+    state.apply(rng.choice(state.legal_actions(rng.choice(able))))
+    return True
+
+
+def cards_by_owner(state: WildState) -> dict[str, Counter[str]]:
+    owned: dict[str, Counter[str]] = {p: Counter() for p in state.players}
+    for p in state.players:
+        owned[p].update(state.hand(p))
+        owned[p].update(state.pack(p))
+        offer = state.offer(p)
+        if offer is not None:
+            owned[p][offer[0]] += 1
+        for creature, owner in state.den(p):
+            owned[owner][creature] += 1
+    for creature, owner, _ in state.watering_hole():
+        owned[owner][creature] += 1
+    return owned
+
+
+def check_scores(state: WildState) -> None:
+    bonus = state.deal.options["mating_bonus"]
+    scores = state.scores()
+    for p in state.players:
+        den = state.den(p)
+        points = len(den) + (sum(owner != p for _, owner in den) if bonus else 0)
+        objective = state.objective(p)
+        if state.is_over and objective is not None and state.objective_scores(p):
+            points += OBJECTIVE_BY_ID[objective].points
+        assert scores[p] == points
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 400))
+def test_cards_are_conserved_and_scores_follow_from_dens(
+    game: tuple[int, int, bool, bool], steps: int
+) -> None:
+    state = new(*game)
+    rng = random.Random(game[0])
+    for _ in range(steps):
+        if state.is_over or not random_step(state, rng):
+            break
+        assert cards_by_owner(state) == {p: FULL_PACK for p in state.players}
+        check_scores(state)
+    if not state.is_over:
+        state.apply(Nightfall())
+    assert cards_by_owner(state) == {p: FULL_PACK for p in state.players}
+    assert all(not state.hand(p) and state.offer(p) is None for p in state.players)
+    check_scores(state)
+    winners = state.winners()
+    assert winners and winners == [p for p in state.players if p in winners]
+
+
+@settings(max_examples=60, deadline=None)
+@given(games)
+def test_random_play_ends_and_replays_exactly(game: tuple[int, int, bool, bool]) -> None:
+    state = new(*game)
+    steps = GAME.random_playout(state, random.Random(game[0]), max_steps=3000)
+    assert state.is_over
+    assert 0 < steps <= 3001
+    assert len(state.events()) == steps
+    again = new(*game)
+    GAME.random_playout(again, random.Random(game[0]), max_steps=3000)
+    assert again.header() == state.header()
+    assert again.events() == state.events()
+    lines = json.loads(json.dumps([state.header(), *state.events()]))
+    replayed = replay(lines[0], list(enumerate(lines[1:], start=2)))
+    assert replayed.summary() == state.summary()
+    assert replayed.events() == state.events()
+    assert replayed.header() == state.header()
+
+
+def redeal_hidden(state: WildState, seat: str, rng: random.Random) -> WildState:
+    """A copy where every card ``seat`` cannot see is dealt again (counts and Calls kept)."""
+    other = state.clone()
+    for i, p in enumerate(other.players):
+        if p == seat:
+            rng.shuffle(other._packs[i])
+            continue
+        pool = other._packs[i][:]
+        pool += [c for c in range(5) for _ in range(other._hand[i][c])]
+        if other._offer_card[i] >= 0:
+            pool.append(other._offer_card[i])
+        rng.shuffle(pool)
+        hand = [0] * 5
+        for _ in range(other._hand_n[i]):
+            hand[pool.pop()] += 1
+        other._hand[i] = hand
+        if other._offer_card[i] >= 0:
+            other._offer_card[i] = pool.pop()
+        other._packs[i] = pool
+    if other.deal.objectives is not None and not other.is_over:  # turned up at the end
+        mine = other.deal.objectives[seat]
+        spare = [o.id for o in OBJECTIVES if o.id != mine]
+        rng.shuffle(spare)
+        objectives = {p: (mine if p == seat else spare.pop()) for p in other.players}
+        other.deal = dataclasses.replace(other.deal, objectives=objectives)
+    return other
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 200), st.integers(0, 5))
+def test_view_unchanged_when_hidden_cards_are_redealt(
+    game: tuple[int, int, bool, bool], steps: int, which: int
+) -> None:
+    state = new(*game)
+    rng = random.Random(game[0])
+    for _ in range(steps):
+        if state.is_over or not random_step(state, rng):
+            break
+    seat = state.players[which % len(state.players)]
+    for _ in range(3):
+        redealt = redeal_hidden(state, seat, rng)
+        assert redealt.view(seat) == state.view(seat)
+        assert redealt.view(None) == state.view(None)
+
+
+@settings(max_examples=30, deadline=None)
+@given(games, st.integers(0, 200))
+def test_views_are_json_and_spectators_see_no_hidden_cards(
+    game: tuple[int, int, bool, bool], steps: int
+) -> None:
+    state = new(*game)
+    rng = random.Random(game[0])
+    for _ in range(steps):
+        if state.is_over or not random_step(state, rng):
+            break
+    spectator = state.view(None)
+    assert json.loads(json.dumps(spectator)) == spectator
+    assert not {"hand", "offer", "objective"} & set(spectator)
+    for p in state.players:
+        mine = state.view(p)
+        assert mine["hand"] == state.hand(p)
+        private = ("hand", "offer", "objective", "you")
+        public = {k: v for k, v in mine.items() if k not in private}
+        assert public == {k: v for k, v in spectator.items() if k != "you"}
