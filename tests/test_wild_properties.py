@@ -66,7 +66,7 @@ def check_scores(state: WildState) -> None:
         assert scores[p] == points
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(games, st.integers(0, 400))
 def test_cards_are_conserved_and_scores_follow_from_dens(
     game: tuple[int, int, bool, bool], steps: int
@@ -87,7 +87,7 @@ def test_cards_are_conserved_and_scores_follow_from_dens(
     assert winners and winners == [p for p in state.players if p in winners]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(games)
 def test_random_play_ends_and_replays_exactly(game: tuple[int, int, bool, bool]) -> None:
     state = new(*game)
@@ -134,7 +134,7 @@ def redeal_hidden(state: WildState, seat: str, rng: random.Random) -> WildState:
     return other
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(games, st.integers(0, 200), st.integers(0, 5))
 def test_view_unchanged_when_hidden_cards_are_redealt(
     game: tuple[int, int, bool, bool], steps: int, which: int
