@@ -240,6 +240,9 @@ class Table:
         self._lobby_changed()
         self._broadcast([], None, None)
         self._begin_play()
+        for seat in self.seats:
+            if not seat.connections:
+                self._seat_left(seat)  # a player who never came gets a stand-in in time too
 
     def _require_open(self) -> None:
         if self.status != "open":
