@@ -438,3 +438,37 @@ def test_nobody_scored_everyone_shares_the_win() -> None:
     assert state.winners() == []
     state.apply(Nightfall())
     assert state.winners() == ["ann", "bob", "carl"]
+
+
+# --------------------------------------------------------------------------- views
+
+
+def test_a_seat_sees_its_own_cards_and_only_the_calls_of_others() -> None:
+    state = GAME.from_header(
+        {
+            "game": "wild",
+            "players": ["ann", "bob"],
+            "options": {"objectives": True},
+            "packs": {"ann": pack(K, M), "bob": pack(F, W)},
+            "objectives": {"ann": "eat_skeevil", "bob": "mate_twice"},
+        }
+    )
+    state.apply(Call("ann", K, M))
+    state.apply(Discard("bob", W))
+    state.apply(Call("bob", F, M))
+    state.apply(Meet("bob", "ann"))
+    bob = state.view("bob")
+    assert bob["hand"] == []
+    assert bob["offer"] == {"card": F, "call": M}
+    assert bob["calls"] == {"ann": M, "bob": M}
+    assert bob["hand_sizes"] == {"ann": 1, "bob": 0}
+    assert bob["packs"] == {"ann": 8, "bob": 8}
+    assert bob["asks"] == [["bob", "ann"]]
+    assert bob["watering_hole"] == {"face_up": [], "face_down": {"ann": 0, "bob": 1}}
+    assert bob["objective"]["id"] == "mate_twice"
+    assert K not in str(bob)  # neither ann's offer nor her Objective
+    spectator = state.view(None)
+    assert spectator["you"] is None
+    assert "hand" not in spectator and "offer" not in spectator and "objective" not in spectator
+    with pytest.raises(KeyError):
+        state.view("zed")

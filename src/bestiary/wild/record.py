@@ -70,7 +70,7 @@ def check_options(options: Any) -> dict[str, Any]:
 
 
 def check_pack(player: str, pack: Any) -> tuple[str, ...]:
-    if not isinstance(pack, list) or len(pack) != PACK_SIZE:
+    if not isinstance(pack, list | tuple) or len(pack) != PACK_SIZE:
         raise BadOption(f"{player}'s Pack must be a list of exactly {PACK_SIZE} creatures")
     for card in pack:
         if card not in CREATURE_INDEX:
