@@ -52,10 +52,38 @@ def replay_command(
     if as_json:
         typer.echo(json.dumps(summary, ensure_ascii=False))
         return
-    from rich.console import Console
-    from rich.pretty import Pretty
+    from bestiary.tui.run import view_replay
 
-    Console().print(Pretty(summary))
+    view_replay(header, events)
+
+
+@app.command("play")
+def play_command(
+    game: Annotated[str, typer.Argument(help="wild or critters.")],
+    players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
+    bots: Annotated[
+        str | None,
+        typer.Option(help="Bots for the other seats, comma-separated (one name fills them all)."),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="A game option as key=value.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable deal.")] = None,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "human",
+    save: Annotated[
+        Path | None, typer.Option(help="Write the game's record (JSON Lines) here at the end.")
+    ] = None,
+) -> None:
+    """Play a game in the terminal against bots (wild in real time, critters turn by turn)."""
+    from bestiary.core.options import parse_options
+    from bestiary.tui.run import new_table, play
+
+    _check_game(game)
+    try:
+        table = new_table(game, players, bots, parse_options(option or []), seed, name)
+    except ValueError as err:
+        raise _fail(str(err)) from None
+    play(table, save)
 
 
 @app.command("bench")

@@ -1,0 +1,217 @@
+"""``bestiary play critters``: the critter game, turn by turn, from a short grouped menu.
+
+The menu is built from ``legal_actions`` only, so it never offers a move the engine would
+refuse. When an action targets you, a NO! prompt asks for your answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from bestiary.tui.critters_table import critters_table, full_kinds
+from bestiary.tui.live import LiveTable
+from bestiary.tui.menu import MoveGroup, group_moves
+from bestiary.tui.screens import CRITTERS_HELP, EndScreen, HelpScreen
+from bestiary.tui.words import critters_words
+
+BACK = "back"
+
+
+class NoPrompt(ModalScreen[Any]):
+    """An action targets you: say NO! (if you hold a NO! card) or allow it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "answer('no')", "say NO!"),
+        Binding("a", "answer('allow')", "allow"),
+    ]
+
+    def __init__(self, question: str, answers: list[Any]) -> None:
+        super().__init__()
+        self.question = question
+        self.answers = {a.to_event()["do"]: a for a in answers}
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.question, style="bold"), id="question")
+        options = [
+            Option("NO! — play your NO! card and cancel it (n)", id="no")
+            if "no" in self.answers
+            else Option("NO! — you hold no NO! card", id="no", disabled=True),
+            Option("Allow it (a)", id="allow"),
+        ]
+        yield OptionList(*options, id="answers")
+
+    def action_answer(self, do: str) -> None:
+        if do in self.answers:
+            self.dismiss(self.answers[do])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.action_answer(event.option.id)
+
+
+class CrittersApp(App[None]):
+    """The critters table for one human seat; bots move after ``bot_delay`` seconds each
+    (``None``: at once, which is what tests use)."""
+
+    TITLE = "bestiary — the critter game"
+    CSS = """
+    #table { height: auto; }
+    #menu-title { height: auto; padding: 0 1; }
+    #menu { height: auto; max-height: 14; }
+    #log { height: 1fr; border: round $primary; }
+    NoPrompt { align: center middle; }
+    NoPrompt #question { width: 70; padding: 1 2; background: $panel; }
+    NoPrompt #answers { width: 70; height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("backspace", "menu_back", "back"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, table: LiveTable, bot_delay: float | None = 0.6) -> None:
+        super().__init__()
+        self.table = table
+        self.bot_delay = bot_delay
+        self.group: MoveGroup | None = None  # the menu group opened, if any
+        self.groups: list[MoveGroup] = []
+        self._logged = 0
+        self._ended = False
+        self._asked = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="table")
+        yield Static(id="menu-title")
+        yield OptionList(id="menu")
+        yield RichLog(id="log", wrap=True, markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.bot_delay is not None:
+            self.set_interval(self.bot_delay, self.bot_step)
+        else:
+            self.run_bots()
+        self.refresh_table()
+
+    # ---- bots ---------------------------------------------------------------------------
+
+    def bot_step(self) -> None:
+        """One bot move (on the timer), then redraw."""
+        if self.table.bot_turn():
+            self.refresh_table()
+
+    def run_bots(self) -> None:
+        """Every bot move up to the human's next one (no delay)."""
+        for _ in range(10_000):  # a bound against a bot that never ends its turn
+            if not self.table.bot_turn():
+                break
+
+    # ---- drawing ------------------------------------------------------------------------
+
+    def refresh_table(self) -> None:
+        view = self.table.view()
+        self.query_one("#table", Static).update(critters_table(view))
+        log = self.query_one("#log", RichLog)
+        for line in self.table.log[self._logged :]:
+            text = ("▶ " if line.to_you else "  ") + line.text
+            log.write(Text(text, style="bold" if line.to_you else ""))
+        self._logged = len(self.table.log)
+        self.refresh_menu()
+        if view["over"] and not self._ended:
+            self._ended = True
+            self.push_screen(EndScreen(self.end_body()))
+
+    def refresh_menu(self) -> None:
+        human = self.table.human
+        legal = self.table.state.legal_actions(human)
+        menu = self.query_one("#menu", OptionList)
+        title = self.query_one("#menu-title", Static)
+        menu.clear_options()
+        awaiting = getattr(self.table.state, "awaiting", None)
+        if not legal:
+            self.group = None
+            title.update(Text("Waiting for the others…", style="dim"))
+            return
+        if awaiting == human:
+            self.group = None
+            title.update(Text("An action targets you: answer it.", style="bold reverse"))
+            if not self._asked:
+                self._asked = True
+                self.push_screen(NoPrompt(self.question(), legal), self.answered)
+            return
+        self.groups = group_moves(legal)
+        if self.group is not None:
+            current = [g for g in self.groups if g.do == self.group.do]
+            self.group = current[0] if current else None
+        if self.group is None:
+            title.update(Text("Your move — choose what to do (enter):", style="bold"))
+            for n, group in enumerate(self.groups):
+                count = f" ({len(group.moves)})" if len(group.moves) > 1 else ""
+                menu.add_option(Option(f"{group.title}{count}", id=f"g{n}"))
+        else:
+            title.update(Text(f"{self.group.title} — which one? (backspace: back)", style="bold"))
+            menu.add_option(Option("← back", id=BACK))
+            for n, move in enumerate(self.group.moves):
+                menu.add_option(Option(move.label, id=f"m{n}"))
+        # In a group, the cursor starts on its first move, not on "back".
+        menu.highlighted = 0 if self.group is None else 1
+        menu.focus()
+
+    def question(self) -> str:
+        pending = self.table.state.view(self.table.human).get("pending")
+        what = critters_words(pending) if pending else "An action targets you"
+        return f"{what}. Say NO! or allow it?"
+
+    def end_body(self) -> RenderableType:
+        summary = self.table.state.summary()
+        winners = summary["winners"]
+        head = Text(f"The game is over. {' and '.join(winners) or 'Nobody'} won.\n", style="bold")
+        kinds = "   ".join(f"{p}: {full_kinds(t)}" for p, t in summary["tableaus"].items())
+        head.append(f"Full-set kinds — {kinds}\nEvery hand turned up:\n")
+        view = self.table.state.view(self.table.human)
+        return Group(head, critters_table(view, reveal=summary))
+
+    # ---- choosing -----------------------------------------------------------------------
+
+    def play(self, action: Any) -> None:
+        error = self.table.play(action)
+        if error:
+            self.notify(error, severity="error")
+        self.group = None
+        self._asked = False
+        if self.bot_delay is None:
+            self.run_bots()
+        self.refresh_table()
+
+    def answered(self, action: Any) -> None:
+        if action is not None:
+            self.play(action)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or ""
+        if option_id == BACK:
+            self.action_menu_back()
+        elif option_id.startswith("g"):
+            group = self.groups[int(option_id[1:])]
+            if len(group.moves) == 1:
+                self.play(group.moves[0].action)
+            else:
+                self.group = group
+                self.refresh_menu()
+        elif option_id.startswith("m") and self.group is not None:
+            self.play(self.group.moves[int(option_id[1:])].action)
+
+    def action_menu_back(self) -> None:
+        self.group = None
+        self.refresh_menu()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(CRITTERS_HELP))

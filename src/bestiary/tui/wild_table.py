@@ -1,0 +1,175 @@
+"""The wild table drawn from a seat's view: offers and their Calls, asks, Dens, Pack sizes,
+the Watering Hole, scores and the food chain.
+
+``reveal`` (the omniscient ``summary()``) is given only by the replay viewer's show-everything
+mode; a player's screen is drawn from their own view alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from bestiary.tui.marks import CREATURE_COLOURS, creature_text, player_text
+from bestiary.wild.cards import CREATURES, EATING_VERBS, SOUNDS
+
+View = Mapping[str, Any]
+
+
+def food_chain() -> Text:
+    """The food chain with every Call's sound: who eats whom, round the circle."""
+    line = Text("Food chain: ")
+    for i, creature in enumerate(CREATURES):
+        line.append_text(creature_text(creature))
+        line.append(f" {SOUNDS[creature]} ", style="dim")
+        nxt = CREATURES[(i + 1) % len(CREATURES)]
+        line.append(f"─{EATING_VERBS[creature]}→ ", style="dim")
+        if i == len(CREATURES) - 1:
+            line.append_text(creature_text(nxt))
+    return line
+
+
+def _cards(creatures: list[str], numbered: bool = False) -> Text:
+    text = Text()
+    for n, creature in enumerate(creatures, start=1):
+        if n > 1:
+            text.append("  ")
+        if numbered:
+            text.append(f"{n}:", style="bold")
+        text.append_text(creature_text(creature))
+    return text
+
+
+def _call_text(call: str) -> Text:
+    return Text(f"{SOUNDS[call]} ({call})", style=CREATURE_COLOURS[call])
+
+
+def _offer(view: View, player: str, reveal: View | None) -> Text:
+    you = view.get("you")
+    card = None
+    if player == you and view.get("offer"):
+        card = view["offer"]["card"]
+    elif reveal is not None and reveal["offers"].get(player):
+        card = reveal["offers"][player]["card"]
+    call = view["calls"].get(player)
+    if call is None:
+        return Text("—", style="dim")
+    text = Text()
+    if card is None:
+        text.append("▯ face-down ", style="bold")
+    else:
+        text.append_text(creature_text(card))
+        text.append(" ")
+    text.append("calls ")
+    text.append_text(_call_text(call))
+    return text
+
+
+def _hand(view: View, player: str, reveal: View | None) -> Text:
+    if player == view.get("you"):
+        return _cards(list(view.get("hand", [])), numbered=True)
+    if reveal is not None:
+        return _cards(list(reveal["hands"][player]))
+    n = view["hand_sizes"][player]
+    return Text(f"{n} card{'s' if n != 1 else ''}", style="dim")
+
+
+def _asks(view: View, player: str) -> Text:
+    you = view.get("you")
+    text = Text()
+    for asker, asked in view["asks"]:
+        if asker != player:
+            continue
+        if asked == you:
+            text.append(" ⚠ ASKS YOU ", style="bold reverse")
+        else:
+            text.append(f"→{asked} ")
+    return text
+
+
+def _den(view: View, player: str) -> Text:
+    den = view["dens"][player]
+    if not den:
+        return Text("empty", style="dim")
+    counts = Counter(card["creature"] for card in den)
+    text = Text()
+    for creature in CREATURES:
+        if counts[creature]:
+            text.append_text(creature_text(creature))
+            text.append(f"×{counts[creature]} ")
+    foreign = sum(card["owner"] != player for card in den)
+    text.append(f"({foreign} from others)", style="dim")
+    return text
+
+
+def players_table(view: View, reveal: View | None = None) -> Table:
+    """One row per player: Pack, hand, offer and Call, asks out, Den and score."""
+    players = list(view["players"])
+    you = view.get("you")
+    winners = set(view.get("winners", []))
+    table = Table(expand=True, show_edge=False, pad_edge=False)
+    for column in ("player", "pack", "hand", "offer", "asks", "den", "score"):
+        table.add_column(column, no_wrap=column in ("player", "pack", "score"))
+    for player in players:
+        name = player_text(players, player)
+        if player == you:
+            name.append(" (you)", style="bold")
+        if player in winners:
+            name.append(" ♛ wins", style="bold")
+        if player in view.get("ended_by", []):
+            name.append(" ☀ Sundown", style="bold")
+        table.add_row(
+            name,
+            str(view["packs"][player]),
+            _hand(view, player, reveal),
+            _offer(view, player, reveal),
+            _asks(view, player),
+            _den(view, player),
+            str(view["scores"][player]),
+        )
+    return table
+
+
+def watering_hole(view: View, reveal: View | None = None) -> Text:
+    """Face-up cards by creature, face-down cards counted per owner (their creatures hidden)."""
+    hole = view["watering_hole"]
+    text = Text("Watering Hole: ", style="bold")
+    if reveal is not None:
+        shown = [(c["creature"], c["owner"], c["face_up"]) for c in reveal["watering_hole"]]
+    else:
+        shown = [(c["creature"], c["owner"], True) for c in hole["face_up"]]
+    if not shown and not any(hole["face_down"].values()):
+        text.append("empty", style="dim")
+        return text
+    for creature, owner, up in shown:
+        text.append_text(creature_text(creature))
+        text.append(f" ({owner}{'' if up else ', face-down'})  ")
+    if reveal is None:
+        down = [f"{owner} {n}" for owner, n in hole["face_down"].items() if n]
+        if down:
+            text.append("face-down: " + ", ".join(down), style="dim")
+    return text
+
+
+def asks_to_you(view: View) -> list[str]:
+    """Players who asked this seat to meet and are waiting for an answer."""
+    you = view.get("you")
+    return [asker for asker, asked in view["asks"] if asked == you]
+
+
+def wild_table(view: View, reveal: View | None = None) -> RenderableType:
+    """The whole table: food chain, players, Watering Hole, and the last meeting."""
+    parts: list[RenderableType] = [
+        food_chain(),
+        players_table(view, reveal),
+        watering_hole(view, reveal),
+    ]
+    objective = view.get("objective")
+    if objective:
+        parts.append(Text(f"Your Objective ({objective['points']} pt): {objective['title']}"))
+    return Group(*parts)
