@@ -1,0 +1,196 @@
+"""critters properties: conservation, legality, determinism, records, views, determinization."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bestiary.core.errors import IllegalAction
+from bestiary.critters import GAME, CrittersState
+from bestiary.critters.actions import (
+    Allow,
+    Complete,
+    CrittersAction,
+    Discard,
+    Down,
+    GameChanger,
+    HopOver,
+    Pass,
+    PlaySet,
+    Reshuffle,
+    SayNo,
+    SwapWild,
+    UltimateCollector,
+)
+from bestiary.critters.cards import WILD
+from bestiary.critters.refusals import _normal
+from bestiary.critters.view import determinize
+
+SETTINGS = settings(max_examples=25, deadline=None)
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[CrittersState, int]:
+    players = draw(st.integers(2, 8))
+    variants: list[dict[str, Any]] = [{}]
+    if players <= 4:
+        variants += [{"set_size": 4}, {"sets_to_win": 4}]
+    options = draw(st.sampled_from(variants))
+    seed = draw(st.integers(0, 2**32))
+    names = [f"p{i}" for i in range(players)]
+    return GAME.new_game(names, options, seed=seed), seed
+
+
+def everything(state: CrittersState) -> Counter[str]:
+    cards: Counter[str] = Counter(state.centre_pile)
+    cards.update(state.draw_pile)
+    for p in state.players:
+        cards.update(state.hand(p))
+        for s in state.tableau(p):
+            cards.update(s["cards"])
+    return cards
+
+
+def snapshot(state: CrittersState) -> Any:
+    return state.summary(), state.draw_pile, state.events(), state.chance_due
+
+
+def random_action(rng: random.Random, state: CrittersState) -> CrittersAction:
+    """Any action at all, mostly plausible-looking, often illegal."""
+    names = [*state.players, "nobody"]
+    cards = [*state.kinds, WILD, "no", "hop_over", "dragon"]
+    by = rng.choice(names)
+    kind, kind2 = rng.choice(cards), rng.choice(cards)
+    card = rng.choice(cards)
+    size = state.set_size + rng.choice((-1, 0, 0, 1))
+    some = tuple(rng.choice((kind, WILD)) for _ in range(max(0, size)))
+    candidates: list[CrittersAction] = [
+        Down(by, card, rng.choice((None, kind))),
+        PlaySet(by, kind, some),
+        Complete(by, kind, some[: rng.randint(0, len(some))]),
+        HopOver(by, rng.choice(names), kind, rng.choice((kind, WILD))),
+        GameChanger(by, rng.choice(names), kind, rng.choice((kind, WILD)), kind2, kind2),
+        UltimateCollector(by, rng.choice(names), kind),
+        SwapWild(by, kind, kind2),
+        SayNo(by),
+        Allow(by),
+        Pass(by),
+        Discard(by, card),
+        Reshuffle(tuple(state.centre_pile[::-1]) if rng.random() < 0.5 else (card,)),
+    ]
+    return rng.choice(candidates)
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32))
+def test_play_conserves_cards_and_apply_matches_legal_actions(
+    game: tuple[CrittersState, int], salt: int
+) -> None:
+    state, _ = game
+    rng = random.Random(salt)
+    deck: Counter[str] = Counter(state.header()["deck"])
+    for _ in range(250):
+        if state.is_over:
+            break
+        assert everything(state) == deck
+        actor = state.to_act
+        legal_by_player = {p: state.legal_actions(p) for p in state.players}
+        if state.chance_due:
+            assert not any(legal_by_player.values())
+            state.apply(state.chance_outcome(rng))
+            continue
+        assert actor is not None
+        legal = legal_by_player[actor]
+        assert legal and len(set(legal)) == len(legal)
+        assert all(not acts for p, acts in legal_by_player.items() if p != actor)
+        for action in rng.sample(legal, min(3, len(legal))):
+            trial = state.clone()
+            trial.apply(action)
+        for _ in range(4):
+            action = random_action(rng, state)
+            by = getattr(action, "by", None)
+            if by in legal_by_player and _normal(action) in legal_by_player[by]:
+                continue
+            before = snapshot(state)
+            try:
+                state.apply(action)
+            except IllegalAction as err:
+                assert str(err) and "\n" not in str(err)
+            else:
+                raise AssertionError(f"{action!r} was accepted but is not in legal_actions")
+            assert snapshot(state) == before
+        state.apply(rng.choice(legal))
+
+
+@settings(max_examples=40, deadline=None)
+@given(games(), st.integers(0, 2**32))
+def test_random_legal_play_always_ends(game: tuple[CrittersState, int], salt: int) -> None:
+    state, _ = game
+    steps = GAME.random_playout(state, random.Random(salt), 100_000)
+    assert state.is_over and steps < 100_000
+    assert state.winners() and state.turn is None
+    assert all(state.legal_actions(p) == [] for p in state.players)
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32))
+def test_same_seed_same_game(game: tuple[CrittersState, int], salt: int) -> None:
+    state, seed = game
+    again = GAME.new_game(state.players, state.header()["options"], seed=seed)
+    assert again.header() == state.header()
+    GAME.random_playout(state, random.Random(salt), 100_000)
+    GAME.random_playout(again, random.Random(salt), 100_000)
+    assert again.events() == state.events()
+    assert again.summary() == state.summary()
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32), st.integers(0, 400))
+def test_record_round_trip(game: tuple[CrittersState, int], salt: int, steps: int) -> None:
+    state, _ = game
+    GAME.random_playout(state, random.Random(salt), steps)
+    rebuilt = GAME.from_header(state.header())
+    for event in state.events():
+        rebuilt.apply(GAME.action_from_event(event))
+    assert rebuilt.summary() == state.summary()
+    assert rebuilt.draw_pile == state.draw_pile
+    assert rebuilt.events() == state.events()
+    # A seed-only header deals the same and shuffles itself where the record has no reshuffle.
+    header = state.header()
+    del header["deck"]
+    lazy = GAME.from_header(header)
+    for event in state.events():
+        if event["do"] != "reshuffle":
+            lazy.apply(GAME.action_from_event(event))
+    if state.events() and state.events()[-1]["do"] == "reshuffle":
+        assert lazy.chance_due  # it shuffles only when the next event comes
+    else:
+        assert lazy.summary() == state.summary()
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32), st.integers(0, 300))
+def test_views_ignore_hidden_cards_and_determinize_matches_them(
+    game: tuple[CrittersState, int], salt: int, steps: int
+) -> None:
+    state, _ = game
+    rng = random.Random(salt)
+    GAME.random_playout(state, rng, steps)
+    for player in state.players:
+        view = state.view(player)
+        assert "hand" in view and view["hand"] == state.hand(player)
+        for source in (state, view):
+            guess = determinize(source, player, rng)
+            assert guess.view(player) == view
+            assert guess.view(None) == state.view(None)
+            assert everything(guess) == Counter(state.header()["deck"])
+            assert guess.legal_actions(player) == state.legal_actions(player)
+        GAME.random_playout(guess, rng, 100_000)
+        assert guess.is_over
+    spectator = state.view(None)
+    assert "hand" not in spectator
+    assert spectator["hand_sizes"] == {p: len(state.hand(p)) for p in state.players}
