@@ -1,0 +1,312 @@
+"""The critter game as numbers: a fixed dense action space and an observation vector per seat.
+
+The action space depends only on the deck's critter kinds (``k`` of them, in deck order), the
+set size ``s`` and the player count ``n``; targets are named relative to the actor ("the seat
+``t`` places after you", t = 1 .. n-1) so one policy fits every seat. Sections, in id order:
+
+==================  =================  ==============================================
+section             size               one id per
+==================  =================  ==============================================
+``down``            k                  critter kind put down
+``down_wild``       k                  kind a wild is declared as
+``set``             k * s              kind, number of wilds (0 .. s-1)
+``complete``        k * C              kind, cards needed (1 .. s-1), wilds among them
+``swap_wild``       k * k              kind from hand, kind the wild moves to
+``hop_over``        (n-1) * k * 2      target, kind, card (the critter or a wild)
+``game_changer``    (n-1) * 2k * 2k    target, (kind, card) given, (kind, card) taken
+``ultimate``        (n-1) * k          target, kind of the full set
+``no``, ``allow``   1 each
+``pass``            1
+``discard``         k + 5              card (kinds, wild, no, hop_over, game_changer,
+                                       ultimate_collector)
+==================  =================  ==============================================
+
+where C = 2 + 3 + ... + s (for s = 3: 5). Chance (reshuffles) is the engine's, never an id.
+
+>>> enc = CrittersEncoding(("ann", "bo"), ("fox", "owl"), set_size=3)
+>>> enc.size, enc.describe(enc.action_id(PlaySet("ann", "owl", ("owl", "owl", "wild"))))
+(56, 'set owl with 1 wild')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bestiary.critters.actions import (
+    Allow,
+    Complete,
+    CrittersAction,
+    Discard,
+    Down,
+    GameChanger,
+    HopOver,
+    Pass,
+    PlaySet,
+    SayNo,
+    SwapWild,
+    UltimateCollector,
+)
+from bestiary.critters.cards import ACTION_CARDS, WILD
+
+FloatArray = npt.NDArray[np.float32]
+MaskArray = npt.NDArray[np.int8]
+
+PENDING_KINDS = ("hop_over", "game_changer", "ultimate_collector")
+
+
+class CrittersEncoding:
+    """Action ids and observation vectors for ``players`` (seat order) and a deck's kinds."""
+
+    def __init__(self, players: Sequence[str], kinds: Sequence[str], set_size: int = 3) -> None:
+        self.players = tuple(players)
+        self.n = len(self.players)
+        self.seat = {p: i for i, p in enumerate(self.players)}
+        self.kinds = tuple(kinds)
+        self.k = len(self.kinds)
+        self.kind_index = {kind: i for i, kind in enumerate(self.kinds)}
+        self.s = set_size
+        self.cards = (*self.kinds, WILD, *ACTION_CARDS)
+        self.card_index = {c: i for i, c in enumerate(self.cards)}
+        # (need, critters) pairs of a ``complete``, in id order.
+        self.completions = [(need, c) for need in range(1, set_size) for c in range(need + 1)]
+        self._completion_index = {pair: i for i, pair in enumerate(self.completions)}
+        k, m = self.k, self.n - 1
+        sizes = [
+            ("down", k),
+            ("down_wild", k),
+            ("set", k * set_size),
+            ("complete", k * len(self.completions)),
+            ("swap_wild", k * k),
+            ("hop_over", m * k * 2),
+            ("game_changer", m * 4 * k * k),
+            ("ultimate", m * k),
+            ("no", 1),
+            ("allow", 1),
+            ("pass", 1),
+            ("discard", len(self.cards)),
+        ]
+        self.sections: dict[str, tuple[int, int]] = {}
+        at = 0
+        for name, size in sizes:
+            self.sections[name] = (at, size)
+            at += size
+        self.size = at
+        self._ids: dict[CrittersAction, int] = {}
+        self._build_layout()
+
+    # ----------------------------------------------------------------- actions
+
+    def _start(self, section: str) -> int:
+        return self.sections[section][0]
+
+    def _target(self, by: str, target: str) -> int:
+        return (self.seat[target] - self.seat[by]) % self.n - 1
+
+    def _kind_card(self, kind: str, card: str) -> int:
+        return 2 * self.kind_index[kind] + (card == WILD)
+
+    def action_id(self, action: CrittersAction) -> int:
+        """The id of ``action``; ValueError for a chance event or a card not in this deck."""
+        cached = self._ids.get(action)
+        if cached is not None:
+            return cached
+        try:
+            result = self._encode(action)
+        except KeyError as err:
+            raise ValueError(f"{action!r} names {err.args[0]!r}, unknown at this table") from None
+        self._ids[action] = result
+        return result
+
+    def _encode(self, a: CrittersAction) -> int:
+        ki = self.kind_index
+        k = self.k
+        if isinstance(a, Down):
+            if a.card == WILD:
+                return self._start("down_wild") + ki[a.as_ or ""]
+            return self._start("down") + ki[a.card]
+        if isinstance(a, PlaySet):
+            wilds = a.cards.count(WILD)
+            return self._start("set") + ki[a.kind] * self.s + wilds
+        if isinstance(a, Complete):
+            critters = len(a.cards) - a.cards.count(WILD)
+            pair = self._completion_index[(len(a.cards), critters)]
+            return self._start("complete") + ki[a.kind] * len(self.completions) + pair
+        if isinstance(a, SwapWild):
+            return self._start("swap_wild") + ki[a.kind] * k + ki[a.to]
+        if isinstance(a, HopOver):
+            t = self._target(a.by, a.target)
+            return self._start("hop_over") + t * 2 * k + self._kind_card(a.kind, a.card)
+        if isinstance(a, GameChanger):
+            t = self._target(a.by, a.target)
+            give = self._kind_card(a.give_kind, a.give_card)
+            take = self._kind_card(a.take_kind, a.take_card)
+            return self._start("game_changer") + (t * 2 * k + give) * 2 * k + take
+        if isinstance(a, UltimateCollector):
+            return self._start("ultimate") + self._target(a.by, a.target) * k + ki[a.kind]
+        if isinstance(a, SayNo):
+            return self._start("no")
+        if isinstance(a, Allow):
+            return self._start("allow")
+        if isinstance(a, Pass):
+            return self._start("pass")
+        if isinstance(a, Discard):
+            return self._start("discard") + self.card_index[a.card]
+        raise ValueError(f"{a!r} is not a player's action")
+
+    def action(self, player: str, action_id: int) -> CrittersAction:
+        """The engine action that ``action_id`` means for ``player``."""
+        a = int(action_id)
+        if not 0 <= a < self.size:
+            raise ValueError(f"action id {a} is outside 0..{self.size - 1}")
+        section, i = self._section_of(a)
+        kinds, k = self.kinds, self.k
+        me = self.seat[player]
+
+        def target(t: int) -> str:
+            return self.players[(me + t + 1) % self.n]
+
+        def kind_card(j: int) -> tuple[str, str]:
+            kind = kinds[j // 2]
+            return kind, (WILD if j % 2 else kind)
+
+        if section == "down":
+            return Down(player, kinds[i])
+        if section == "down_wild":
+            return Down(player, WILD, kinds[i])
+        if section == "set":
+            kind, wilds = kinds[i // self.s], i % self.s
+            return PlaySet(player, kind, (kind,) * (self.s - wilds) + (WILD,) * wilds)
+        if section == "complete":
+            kind = kinds[i // len(self.completions)]
+            need, critters = self.completions[i % len(self.completions)]
+            return Complete(player, kind, (kind,) * critters + (WILD,) * (need - critters))
+        if section == "swap_wild":
+            return SwapWild(player, kinds[i // k], kinds[i % k])
+        if section == "hop_over":
+            kind, card = kind_card(i % (2 * k))
+            return HopOver(player, target(i // (2 * k)), kind, card)
+        if section == "game_changer":
+            rest, take = divmod(i, 2 * k)
+            t, give = divmod(rest, 2 * k)
+            give_kind, give_card = kind_card(give)
+            take_kind, take_card = kind_card(take)
+            return GameChanger(player, target(t), give_kind, give_card, take_kind, take_card)
+        if section == "ultimate":
+            return UltimateCollector(player, target(i // k), kinds[i % k])
+        if section == "no":
+            return SayNo(player)
+        if section == "allow":
+            return Allow(player)
+        if section == "pass":
+            return Pass(player)
+        return Discard(player, self.cards[i])
+
+    def _section_of(self, a: int) -> tuple[str, int]:
+        for name, (start, size) in self.sections.items():
+            if a < start + size:
+                return name, a - start
+        raise ValueError(f"action id {a} is outside 0..{self.size - 1}")
+
+    def describe(self, action_id: int) -> str:
+        """A seat-independent name for ``action_id`` ("seat +1" is the next seat)."""
+        a = self.action(self.players[0], action_id)
+        if isinstance(a, PlaySet):
+            return f"set {a.kind} with {a.cards.count(WILD)} wild"
+        if isinstance(a, Complete):
+            return f"complete {a.kind} with {' '.join(a.cards)}"
+        event = a.to_event()
+        event.pop("by", None)
+        parts = [str(event.pop("do"))]
+        target = event.pop("target", None)
+        if target is not None:
+            parts.append(f"seat +{self._target(self.players[0], target) + 1}")
+        for key, value in event.items():
+            shown = f"{value['card']} of {value['kind']}" if isinstance(value, dict) else value
+            parts.append(f"{key} {shown}")
+        return " ".join(parts)
+
+    def mask(self, legal: Iterable[CrittersAction]) -> MaskArray:
+        """An int8 mask with 1 for each action in ``legal``."""
+        out = np.zeros(self.size, dtype=np.int8)
+        for action in legal:
+            out[self.action_id(action)] = 1
+        return out
+
+    # ------------------------------------------------------------ observations
+
+    def _build_layout(self) -> None:
+        k, t = self.k, len(self.cards)
+        self.layout: list[tuple[str, int]] = [("hand", t)]
+        for j in range(self.n):
+            self.layout += [
+                (f"seat{j}.hand_size", 1),
+                (f"seat{j}.incomplete_critters", k),
+                (f"seat{j}.incomplete_wilds", k),
+                (f"seat{j}.full_sets", k),
+                (f"seat{j}.full_sets_with_wild", k),
+                (f"seat{j}.full_kinds", 1),
+            ]
+        self.layout += [
+            ("draw_pile", 1),
+            ("centre_pile", t),
+            ("turn", self.n),
+            ("awaiting", self.n),
+            ("pending", len(PENDING_KINDS)),
+            ("pending_kind", k),
+            ("quiet_turns", 1),
+            ("began_with_empty_draw_pile", 1),
+            ("over", 1),
+        ]
+        self.offsets: dict[str, int] = {}
+        at = 0
+        for name, width in self.layout:
+            self.offsets[name] = at
+            at += width
+        self.obs_size = at
+
+    def observe(self, view: Mapping[str, Any]) -> FloatArray:
+        """The observation vector of a seat's ``view`` (seat-relative: the viewer is seat 0)."""
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        off = self.offsets
+        ci, ki = self.card_index, self.kind_index
+        me = self.seat[view["you"]]
+        for card in view.get("hand", ()):
+            out[ci[card]] += 1
+        for j in range(self.n):
+            p = self.players[(me + j) % self.n]
+            out[off[f"seat{j}.hand_size"]] = view["hand_sizes"][p]
+            full_kinds = set()
+            for entry in view["tableaus"][p]:
+                kind = ki[entry["kind"]]
+                wilds = entry["cards"].count(WILD)
+                if entry["full"]:
+                    full_kinds.add(kind)
+                    out[off[f"seat{j}.full_sets"] + kind] += 1
+                    out[off[f"seat{j}.full_sets_with_wild"] + kind] += wilds > 0
+                else:
+                    out[off[f"seat{j}.incomplete_critters"] + kind] += len(entry["cards"]) - wilds
+                    out[off[f"seat{j}.incomplete_wilds"] + kind] += wilds
+            out[off[f"seat{j}.full_kinds"]] = len(full_kinds)
+        out[off["draw_pile"]] = view["draw_pile"]
+        for card in view["centre_pile"]:
+            out[off["centre_pile"] + ci[card]] += 1
+        for key in ("turn", "awaiting"):
+            if view[key] is not None:
+                out[off[key] + (self.seat[view[key]] - me) % self.n] = 1
+        pending = view["pending"]
+        if pending is not None:
+            out[off["pending"] + PENDING_KINDS.index(pending["do"])] = 1
+            taken = pending["take"]["kind"] if pending["do"] == "game_changer" else pending["kind"]
+            out[off["pending_kind"] + ki[taken]] = 1
+        out[off["quiet_turns"]] = view["quiet_turns"]
+        out[off["began_with_empty_draw_pile"]] = bool(view["began_with_empty_draw_pile"])
+        out[off["over"]] = bool(view["over"])
+        return out
+
+    def observation_high(self, deck_size: int) -> FloatArray:
+        """Upper bounds of the observation entries for a deck of ``deck_size`` cards."""
+        return np.full(self.obs_size, float(max(deck_size, self.n)), dtype=np.float32)
