@@ -34,6 +34,7 @@ def seat_view(state: WildState, player: str | None) -> dict[str, Any]:
         "game": "wild",
         "you": player,
         "players": list(state.players),
+        "options": dict(state.deal.options),
         "hand_limit": state.limit,
         "calls": {p: state.offer_call(p) for p in state.players},
         "hand_sizes": {p: state.hand_size(p) for p in state.players},
