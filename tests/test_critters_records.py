@@ -236,7 +236,7 @@ def test_new_game_reshuffles_itself_and_the_record_replays(tmp_path: Path) -> No
         replay(state.header(), list(enumerate(broken, start=2)))
     # A reshuffle anywhere else is refused.
     moved = [*events[:1], events[at], *events[1:]]
-    with pytest.raises(RecordError, match="line 3: .*no reshuffle is due"):
+    with pytest.raises(RecordError, match=r"line 3: .*no reshuffle is due"):
         replay(state.header(), list(enumerate(moved, start=2)))
 
 
