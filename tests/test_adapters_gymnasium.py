@@ -1,0 +1,106 @@
+"""Gymnasium conformance of ``bestiary/Critters-v0`` and ``bestiary/Wild-v0`` against bots."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from bestiary.adapters import gym_envs  # noqa: E402
+from bestiary.core.errors import BadOption  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("bestiary/Critters-v0", {}),
+        ("bestiary/Critters-v0", {"players": 3, "opponents": ["greedy", "random"], "seat": 1}),
+        ("bestiary/Wild-v0", {}),
+        ("bestiary/Wild-v0", {"players": 3, "opponents": "honest", "seat": 2}),
+    ],
+)
+def test_registered_envs_pass_check_env(env_id: str, kwargs: dict[str, Any]) -> None:
+    env = gymnasium.make(env_id, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+def _play(env: Any, seed: int) -> tuple[float, dict[str, Any], int]:
+    observation, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, info = env.step(action)
+        total += float(reward)
+        steps += 1
+        if terminated or truncated:
+            return total, info, steps
+
+
+def test_critters_episode_against_bots_ends_in_win_or_loss() -> None:
+    env = gym_envs.CrittersEnv(players=3, opponents=["greedy", "random"])
+    total, info, _ = _play(env, seed=4)
+    assert env.game_state.is_over
+    assert total == (1.0 if "player_0" in info["winners"] else -1.0)
+    # The learner only ever acted when the rules waited for it.
+    learner_moves = [e for e in env.game_state.events() if e.get("by") == "player_0"]
+    assert learner_moves
+
+
+def test_wild_episode_against_bots_returns_the_final_score() -> None:
+    env = gym_envs.WildEnv(players=3, opponents=["reader", "hunter"])
+    total, info, _ = _play(env, seed=8)
+    state = env.table.state
+    assert state.is_over
+    assert total == state.scores()["player_0"]
+    assert info["winners"] == state.winners()
+    assert any(e.get("by") == "player_1" for e in state.events())
+
+
+def test_same_seed_same_episode() -> None:
+    a = gym_envs.WildEnv(players=2, opponents="trickster")
+    b = gym_envs.WildEnv(players=2, opponents="trickster")
+    _play(a, seed=3)
+    _play(b, seed=3)
+    assert a.table.state.events() == b.table.state.events()
+
+
+def test_critters_illegal_action_ends_the_episode() -> None:
+    env = gym_envs.CrittersEnv()
+    observation, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0
+    assert "not legal" in info["illegal_action"]
+
+
+def test_wild_illegal_action_is_a_wait() -> None:
+    env = gym_envs.WildEnv(players=2)
+    observation, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, _, terminated, _, info = env.step(illegal)
+    assert not terminated
+    assert "not legal" in info["skipped"]
+    assert not any(e.get("by") == "player_0" for e in env.table.state.events())
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: gym_envs.CrittersEnv(opponents="nobody"), ValueError, "no bot called 'nobody'"),
+        (lambda: gym_envs.WildEnv(players=3, opponents=["random"]), BadOption, "one bot for each"),
+        (lambda: gym_envs.WildEnv(players=3, seat=3), BadOption, "seat must be between 0 and 2"),
+        (lambda: gym_envs.CrittersEnv(players=9), BadOption, "2 to 8 players"),
+    ],
+)
+def test_bad_settings_are_refused(make: Any, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        make()
