@@ -1,0 +1,248 @@
+"""The critters terminal app through Textual's headless pilot: menus, the NO! prompt, a whole
+game against bots, and the menu's promise that it offers exactly the legal moves."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console, RenderableType
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Static
+from typer.testing import CliRunner
+
+from bestiary.cli import app as cli_app
+from bestiary.core.agent import Agent
+from bestiary.critters import GAME
+from bestiary.tui.critters_app import CrittersApp, NoPrompt
+from bestiary.tui.critters_table import critters_table
+from bestiary.tui.live import LiveTable
+from bestiary.tui.menu import group_moves
+from bestiary.tui.run import new_table
+from bestiary.tui.screens import EndScreen, HelpScreen
+
+SIZE = (150, 50)
+
+
+def text_of(renderable: RenderableType | Any) -> str:
+    console = Console(width=SIZE[0], file=io.StringIO(), record=True, no_color=True)
+    console.print(renderable)
+    return console.export_text()
+
+
+class Script:
+    """A seat that plays exactly the events it is given, one per move it is asked for."""
+
+    def __init__(self, player: str, events: list[dict[str, Any]]) -> None:
+        self.player = player
+        self.events = list(events)
+
+    def act(self, view: Mapping[str, Any]) -> Any | None:
+        if not self.events:
+            return None
+        return GAME.action_from_event({"by": self.player, **self.events.pop(0)})
+
+    def reaction_ticks(self) -> int:
+        return 1
+
+
+# Dealt one at a time: ann (first) gets fox, no, owl, frog, hedgehog; bo gets hop_over, turtle,
+# turtle, rabbit, rabbit; ann then draws an otter, bo an otter.
+DECK = [
+    "fox", "hop_over", "no", "turtle", "owl", "turtle", "frog", "rabbit", "hedgehog", "rabbit",
+    "otter", "otter", "squirrel", "squirrel", "raccoon", "raccoon", "owl", "owl",
+]  # fmt: skip
+
+
+def scripted_table(deck: list[str], bo_events: list[dict[str, Any]]) -> LiveTable:
+    header = {"game": "critters", "version": 1, "players": ["ann", "bo"], "deck": deck}
+    state = GAME.from_header(header)
+    bots: dict[str, Agent] = {"bo": Script("bo", bo_events)}
+    return LiveTable(GAME, state, "ann", bots)
+
+
+def options(app: CrittersApp) -> list[str]:
+    menu = app.query_one("#menu", OptionList)
+    return [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+
+
+async def choose(pilot: Pilot[None], app: CrittersApp, label: str) -> None:
+    """Move the menu cursor to ``label`` with the arrow keys and press enter."""
+    labels = options(app)
+    assert label in labels, labels
+    menu = app.query_one("#menu", OptionList)
+    target = labels.index(label)
+    while menu.highlighted != target:
+        await pilot.press("down" if (menu.highlighted or 0) < target else "up")
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_menu_down_then_no_cancels_hop_over() -> None:
+    table = scripted_table(
+        DECK, [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
+    )
+
+    async def play() -> None:
+        app = CrittersApp(table, bot_delay=None)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            # Six cards (one a NO!), nothing else to do: putting a critter down is the only group.
+            assert options(app) == ["Put a card down (5)"]
+            await pilot.press("enter")
+            await pilot.pause()
+            assert options(app)[0] == "← back"
+            assert "wild as fox" not in options(app)  # ann holds no wild
+            await choose(pilot, app, "fox")
+            # bo drew and played Hop Over on ann's fox: the NO! prompt asks ann.
+            assert isinstance(app.screen, NoPrompt)
+            question = str(app.screen.query_one("#question", Static).content)
+            assert "bo plays Hop Over on ann: take a fox from ann's fox set" in question
+            await pilot.press("n")
+            await pilot.pause()
+            assert not isinstance(app.screen, NoPrompt)
+
+    run(play())
+    summary = table.state.summary()
+    assert summary["tableaus"]["ann"] == [{"kind": "fox", "cards": ["fox"], "full": False}]
+    assert summary["tableaus"]["bo"] == []
+    assert summary["centre_pile"] == ["hop_over", "no"]
+    assert "no" not in summary["hands"]["ann"]
+    assert [line.text for line in table.log][-2:] == [
+        "bo plays Hop Over on ann: take a fox from ann's fox set",
+        "ann says NO! The action is cancelled",
+    ]
+
+
+def test_no_prompt_without_a_no_card_only_allows() -> None:
+    deck = ["owl" if card == "no" else card for card in DECK]  # ann's NO! becomes an owl
+    table = scripted_table(
+        deck, [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
+    )
+
+    async def play() -> None:
+        app = CrittersApp(table, bot_delay=None)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            await choose(pilot, app, "fox")
+            assert isinstance(app.screen, NoPrompt)
+            answers = app.screen.query_one("#answers", OptionList)
+            assert answers.get_option("no").disabled
+            await pilot.press("n")  # refused: ann holds no NO! card
+            await pilot.pause()
+            assert isinstance(app.screen, NoPrompt)
+            await pilot.press("a")
+            await pilot.pause()
+
+    run(play())
+    summary = table.state.summary()
+    assert summary["tableaus"]["ann"] == []
+    assert summary["tableaus"]["bo"] == [{"kind": "fox", "cards": ["fox"], "full": False}]
+
+
+def test_back_and_help_screens() -> None:
+    table = scripted_table(DECK, [])
+
+    async def play() -> None:
+        app = CrittersApp(table, bot_delay=None)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("backspace")
+            await pilot.pause()
+            assert options(app) == ["Put a card down (5)"]
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, HelpScreen)
+
+    run(play())
+    assert table.state.events() == []  # looking around plays nothing
+
+
+def test_whole_game_against_bots_from_the_menu(tmp_path: Path) -> None:
+    table = new_table("critters", 3, "greedy,random", {}, 7, "ann")
+
+    async def play() -> str:
+        app = CrittersApp(table, bot_delay=None)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(600):
+                await pilot.pause()
+                if table.state.is_over:
+                    break
+                if isinstance(app.screen, NoPrompt):
+                    await pilot.press("a")
+                else:
+                    await pilot.press("enter")  # first group, then its first move
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            return text_of(app.screen.query_one("#end-body", Static).content)
+
+    end = run(play())
+    assert table.state.is_over
+    winners = table.state.winners()
+    assert winners
+    assert f"The game is over. {' and '.join(winners)} won." in end
+    assert any(line.text.startswith("ann ") for line in table.log)
+    # The record written by --save replays to the same final state.
+    path = tmp_path / "game.jsonl"
+    table.save(path)
+    result = CliRunner().invoke(cli_app, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == table.state.summary()
+
+
+def test_table_marks_full_sets_and_turn_without_colour() -> None:
+    # ann: fox, fox, wild, no, owl (and draws a frog); bo: turtle, turtle, rabbit, rabbit, otter.
+    deck = ["fox", "turtle", "fox", "turtle", "wild", "rabbit", "no", "rabbit", "owl", "otter"]
+    deck += ["frog", "frog", "squirrel", "squirrel"]
+    header = {"game": "critters", "version": 1, "players": ["ann", "bo"], "deck": deck}
+    state = GAME.from_header(header)
+    text = text_of(critters_table(state.view("ann")))
+    assert "Your turn." in text
+    assert "★ wild" in text and "✋ NO!" in text  # special cards by shape and name
+    assert "5 cards" in text  # bo's hand is only a count
+    assert "Draw Pile: 3 cards" in text
+    event = {"by": "ann", "do": "set", "kind": "fox", "cards": ["fox", "fox", "wild"]}
+    state.apply(GAME.action_from_event(event))
+    text = text_of(critters_table(state.view("bo")))
+    assert "[✔ FULL fox: fox fox ★wild]" in text
+    assert "Your turn." in text  # now bo's
+    assert "owl" not in text  # ann's hand (NO!, owl, frog) is hidden from bo
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 60))
+def test_menu_offers_exactly_the_legal_moves(seed: int, steps: int) -> None:
+    state = GAME.new_game(["ann", "bo", "cy"], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        actor = state.awaiting or state.turn
+        assert actor is not None
+        state.apply(rng.choice(state.legal_actions(actor)))
+    for player in state.players:
+        legal = state.legal_actions(player)
+        groups = group_moves(legal)
+        offered = [move.action for group in groups for move in group.moves]
+        assert sorted(map(repr, offered)) == sorted(map(repr, legal))
+        for group in groups:
+            labels = [move.label for move in group.moves]
+            assert len(labels) == len(set(labels)), labels
