@@ -266,34 +266,51 @@ class CrittersState:
         for c in hand:
             cnt[c] = cnt.get(c, 0) + 1
         wilds = cnt.get(WILD, 0)
-        inc: dict[str, tuple[str, ...]] = {}
-        for kind, cards in self._tabs[p]:
-            if len(cards) < size:
-                inc[kind] = cards
         last = size - 1
+        inc: dict[str, tuple[str, ...]] = {}
+        wild_full: set[str] = set()
+        blocked: set[str] = set()  # kinds where one more wild would make an all-wild full set
+        for kind, cards in self._tabs[p]:
+            n_cards = len(cards)
+            if n_cards < size:
+                inc[kind] = cards
+                if n_cards == last and cards.count(WILD) == last:
+                    blocked.add(kind)
+            elif WILD in cards:
+                wild_full.add(kind)
+        memo = t.memo
+        cget = _CACHE.get
         acts: list[CrittersAction] = []
         add = acts.append
         held = [k for k in kinds if k in cnt]
         for k in held:
-            add(_make(Down, by, k, None))
+            add(cget((Down, by, k, None)) or _make(Down, by, k, None))
         if wilds:
-            for k in kinds:
-                if not _fills_with_wilds(inc.get(k), last):
-                    add(_make(Down, by, WILD, k))
+            every = memo.get(("down_wild", p))
+            if every is None:
+                every = memo[("down_wild", p)] = [_make(Down, by, WILD, k) for k in kinds]
+            acts.extend(every if not blocked else [a for a in every if a.as_ not in blocked])
         for k in held:
             for n in range(max(1, size - wilds), min(cnt[k], size) + 1):
-                add(_make(PlaySet, by, k, (k,) * n + (WILD,) * (size - n)))
+                add(
+                    cget((PlaySet, by, k, (k,) * n + (WILD,) * (size - n)))
+                    or _make(PlaySet, by, k, (k,) * n + (WILD,) * (size - n))
+                )
         for k, cards in inc.items():
             need = size - len(cards)
             has = cnt.get(k, 0)
             for n in range(0, min(has, need) + 1):
                 if need - n <= wilds and (n or k in cards):
-                    add(_make(Complete, by, k, (k,) * n + (WILD,) * (need - n)))
+                    add(
+                        cget((Complete, by, k, (k,) * n + (WILD,) * (need - n)))
+                        or _make(Complete, by, k, (k,) * n + (WILD,) * (need - n))
+                    )
         for k in held:
-            if any(kind == k and len(c) == size and WILD in c for kind, c in self._tabs[p]):
-                for k2 in kinds:
-                    if not _fills_with_wilds(inc.get(k2), last):
-                        add(_make(SwapWild, by, k, k2))
+            if k in wild_full:
+                every = memo.get(("swap_wild", p, k))
+                if every is None:
+                    every = memo[("swap_wild", p, k)] = [_make(SwapWild, by, k, k2) for k2 in kinds]
+                acts.extend(every if not blocked else [a for a in every if a.to not in blocked])
         n = len(players)
         if HOP_OVER in cnt:
             for step in range(1, n):
@@ -301,9 +318,15 @@ class CrittersState:
                 for kind, cards in self._tabs[q]:
                     if len(cards) < size:
                         if kind in cards:
-                            add(_make(HopOver, by, players[q], kind, kind))
-                        if WILD in cards and not _fills_with_wilds(inc.get(kind), last):
-                            add(_make(HopOver, by, players[q], kind, WILD))
+                            add(
+                                cget((HopOver, by, players[q], kind, kind))
+                                or _make(HopOver, by, players[q], kind, kind)
+                            )
+                        if WILD in cards and kind not in blocked:
+                            add(
+                                cget((HopOver, by, players[q], kind, WILD))
+                                or _make(HopOver, by, players[q], kind, WILD)
+                            )
         if GAME_CHANGER in cnt and inc:
             give = [(k, c) for k, cards in inc.items() for c in (k, WILD) if c in cards]
             for step in range(1, n):
@@ -316,11 +339,14 @@ class CrittersState:
                 for k1, c1 in give:
                     for k2, c2 in take:
                         if k1 != k2:
-                            if c2 == WILD and _fills_with_wilds(inc.get(k2), last):
+                            if c2 == WILD and k2 in blocked:
                                 continue
                             if c1 == WILD and _fills_with_wilds(theirs_inc.get(k1), last):
                                 continue
-                        add(_make(GameChanger, by, target, k1, c1, k2, c2))
+                        add(
+                            cget((GameChanger, by, target, k1, c1, k2, c2))
+                            or _make(GameChanger, by, target, k1, c1, k2, c2)
+                        )
         if ULTIMATE_COLLECTOR in cnt:
             for step in range(1, n):
                 q = (p + step) % n
@@ -328,7 +354,10 @@ class CrittersState:
                 for kind, cards in self._tabs[q]:
                     if len(cards) == size and kind not in seen:
                         seen.append(kind)
-                        add(_make(UltimateCollector, by, players[q], kind))
+                        add(
+                            cget((UltimateCollector, by, players[q], kind))
+                            or _make(UltimateCollector, by, players[q], kind)
+                        )
         return acts
 
     # ----------------------------------------------------------------- applying

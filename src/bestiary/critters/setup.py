@@ -27,11 +27,14 @@ class Table:
     first: int
     seed: int | None
     seat: dict[str, int] = field(init=False, compare=False)
+    memo: dict[Any, Any] = field(init=False, compare=False, repr=False)
     kinds: tuple[str, ...] = field(init=False, compare=False)
     card_order: tuple[str, ...] = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seat", {name: i for i, name in enumerate(self.players)})
+        # Per-game lists of ready-made actions (legal-action generation reuses them).
+        object.__setattr__(self, "memo", {})
         object.__setattr__(self, "kinds", self.deck.kinds)
         object.__setattr__(self, "card_order", tuple(card for card, _ in self.deck.counts))
 
