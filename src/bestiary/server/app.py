@@ -156,6 +156,7 @@ def create_app(
                     "bots": [
                         {"name": e.name, "description": e.description} for e in bot_entries(name)
                     ],
+                    **_vocabulary(name),
                 }
             )
         return found
@@ -278,6 +279,15 @@ def create_app(
             writer.cancel()
 
     return app
+
+
+def _vocabulary(game: str) -> dict[str, Any]:
+    """What a client needs to draw a game's cards: wild's creatures and their sounds."""
+    if game == "wild":
+        from bestiary.wild.cards import CREATURES, SOUNDS
+
+        return {"creatures": list(CREATURES), "sounds": dict(SOUNDS)}
+    return {}
 
 
 async def _serve(websocket: WebSocket, table: Table, conn: Connection) -> None:
