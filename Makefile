@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean browser
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/bestiary demo wild
+	$(BIN)/bestiary serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
@@ -24,7 +24,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+# Browser tests drive Debian's Chromium (never a downloaded browser build).
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium fonts-noto-color-emoji)
+
+pytest: $(STAMP) browser
 	$(BIN)/pytest
 
 test: lint typecheck pytest
