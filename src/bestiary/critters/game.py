@@ -51,7 +51,7 @@ class CrittersGame:
         rng.shuffle(cards)
         check_deal(cards, len(names), hand_limit)
         table = Table(names, set_size, sets_to_win, hand_limit, deck, tuple(cards), first, seed)
-        return CrittersState(table, rng, auto_chance=True)
+        return CrittersState(table, seed, auto_chance=True)
 
     def from_header(self, header: Header) -> CrittersState:
         """The starting state of a record: its explicit deck, or the deal its seed makes."""
@@ -72,21 +72,21 @@ class CrittersGame:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadOption(f"the header's seed must be a whole number, not {seed!r}")
         cards = header.get("deck")
-        rng: random.Random | None = None
+        chance_seed: int | None = None
         deck: Deck
         if cards is not None:
             deck = deck_of_cards(cards)
             deal = list(cards)
         elif seed is not None:
             deck = DEFAULT_DECK
-            rng = random.Random(seed)
+            chance_seed = seed
             deal = deck.cards()
-            rng.shuffle(deal)
+            random.Random(seed).shuffle(deal)
         else:
             raise BadOption("the header needs an explicit 'deck' list or a 'seed'")
         check_deal(deal, len(names), hand_limit)
         table = Table(names, set_size, sets_to_win, hand_limit, deck, tuple(deal), first, seed)
-        return CrittersState(table, rng, auto_chance=False)
+        return CrittersState(table, chance_seed, auto_chance=False)
 
     def action_from_event(self, event: Event) -> CrittersAction:
         return action_from_event(event)

@@ -58,11 +58,14 @@ def _make(cls: Any, *args: Any) -> Any:
 class CrittersState:
     """One game of critters in progress (the ``State`` protocol of bestiary.core.game)."""
 
-    def __init__(self, table: Table, rng: random.Random | None, auto_chance: bool) -> None:
+    def __init__(self, table: Table, chance_seed: int | None, auto_chance: bool) -> None:
         n = len(table.players)
         self._t = table
         self.players = table.players
-        self._rng = rng
+        # Reshuffle k of a state that owns chance is drawn from random.Random(f"...{seed}:{k}"):
+        # nothing but two ints to copy in clone(), and the same game on every machine.
+        self._chance_seed = chance_seed
+        self._shuffles = 0
         self._auto = auto_chance
         self._hands: list[list[str]] = [[] for _ in range(n)]
         deal = table.deal
@@ -214,15 +217,17 @@ class CrittersState:
         other._draw = self._draw[:]
         other._centre = self._centre[:]
         other._log = self._log[:]
-        if self._rng is not None:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
         return other
 
     def _adopt(self, other: CrittersState) -> None:
         self.__dict__.update(other.__dict__)
 
     # ----------------------------------------------------------------- chance
+    def _own_reshuffle(self) -> Reshuffle:
+        """The reshuffle a state that owns chance makes for itself."""
+        rng = random.Random(f"critters reshuffle {self._chance_seed}:{self._shuffles}")
+        return self.chance_outcome(rng)
+
     def chance_outcome(self, rng: random.Random) -> Reshuffle:
         """A random reshuffle of the centre pile (only meaningful while ``chance_due``)."""
         order = self._centre[:]
@@ -370,11 +375,10 @@ class CrittersState:
             self._reshuffle(action.order)
             return
         if self._chance:
-            if self._rng is None:
+            if self._chance_seed is None:
                 raise IllegalAction("a reshuffle event is due here")
             trial = self.clone()
-            assert trial._rng is not None
-            trial._reshuffle(trial.chance_outcome(trial._rng).order)
+            trial._reshuffle(trial._own_reshuffle().order)
             trial.apply(action)
             self._adopt(trial)
             return
@@ -395,6 +399,7 @@ class CrittersState:
 
     def _reshuffle(self, order: Sequence[str]) -> None:
         self._log.append(Reshuffle(tuple(order)))
+        self._shuffles += 1
         self._draw = list(reversed(order))
         self._centre = []
         self._chance = False
@@ -408,8 +413,8 @@ class CrittersState:
             self._hands[seat].append(self._draw.pop())
         elif self._centre:
             self._chance = True
-            if self._auto and self._rng is not None:
-                self._reshuffle(self.chance_outcome(self._rng).order)
+            if self._auto and self._chance_seed is not None:
+                self._reshuffle(self._own_reshuffle().order)
 
     def _end_turn(self, quiet: bool) -> None:
         if self._winners is not None:

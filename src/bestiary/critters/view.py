@@ -56,7 +56,7 @@ def determinize(
 ) -> CrittersState:
     """A full state that ``player`` cannot tell from the real one, hidden cards dealt by ``rng``.
 
-    The result owns its own seeded rng (for reshuffles during search) and has no record
+    The result owns its own chance seed (it reshuffles by itself during search) and has no record
     history: its ``header()`` describes no real deal.
     """
     view = state_or_view.view(player) if isinstance(state_or_view, CrittersState) else state_or_view
@@ -98,7 +98,8 @@ def determinize(
     state = object.__new__(CrittersState)
     state._t = table
     state.players = players
-    state._rng = random.Random(rng.getrandbits(64))
+    state._chance_seed = rng.getrandbits(64)
+    state._shuffles = 0
     state._auto = True
     hands: list[list[str]] = []
     for p in players:
