@@ -15,22 +15,30 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from bestiary.tui.marks import CREATURE_COLOURS, creature_text, player_text
-from bestiary.wild.cards import CREATURES, EATING_VERBS, SOUNDS
+from bestiary.tui.marks import CREATURE_COLOURS, CREATURE_SHAPES, creature_text, player_text
+from bestiary.wild.cards import CREATURES, SOUNDS
 
 View = Mapping[str, Any]
 
 
 def food_chain() -> Text:
-    """The food chain with every Call's sound: who eats whom, round the circle."""
-    line = Text("Food chain: ")
-    for i, creature in enumerate(CREATURES):
+    """The food chain round the circle, then every Call's sound.
+
+    >>> print(food_chain().plain.replace("the next", "..."))
+    Food chain: ▲ megalotaur › ~ snerlep › ✦ fizzalisk › ● wiffaloon › ■ skeevil › ▲ (each eats ...)
+    Calls: ▲ HROOM!  ~ SNIK-SNIK!  ✦ FZZZT!  ● WOOO-FA!  ■ KEE-KEE!
+    """
+    line = Text("Food chain: ", style="bold")
+    for creature in CREATURES:
         line.append_text(creature_text(creature))
-        line.append(f" {SOUNDS[creature]} ", style="dim")
-        nxt = CREATURES[(i + 1) % len(CREATURES)]
-        line.append(f"─{EATING_VERBS[creature]}→ ", style="dim")
-        if i == len(CREATURES) - 1:
-            line.append_text(creature_text(nxt))
+        line.append(" › ", style="dim")
+    line.append(f"{CREATURE_SHAPES[CREATURES[0]]} (each eats the next)\n", style="dim")
+    line.append("Calls: ", style="bold")
+    for creature in CREATURES:
+        line.append(
+            f"{CREATURE_SHAPES[creature]} {SOUNDS[creature]}  ", style=CREATURE_COLOURS[creature]
+        )
+    line.rstrip()
     return line
 
 
