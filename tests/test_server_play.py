@@ -185,13 +185,12 @@ def test_critters_unanswered_action_is_allowed(server: LiveServer, http: httpx.C
             break
         answers = [a for a in state["legal"] if a["do"] in ("no", "allow")]
         if answers:
-            seq = state["seq"]
-            ann.wait_state(lambda m: bool(m["seq"] > seq), "the table to answer")
+            ann.wait_past(state["seq"])
             continue
         quiet = [a for a in state["legal"] if a["do"] not in ACTION_CARDS]
         ref = state["seq"]
         ann.act((quiet or state["legal"])[0], ref=ref)
-        ann.wait(lambda m: m.get("ref") == ref, "ann's move")
+        ann.wait_ref(ref)
     record = http.get(f"/api/tables/{code}/record")
     assert record.status_code == 200
     header, events = parse_lines(record.text.splitlines())

@@ -116,5 +116,13 @@ class TableSocket:
             return self.latest
         return self.wait(lambda m: m["type"] == "state" and done(m), what)
 
+    def wait_ref(self, ref: int | str) -> Message:
+        """The answer to the request sent with ``ref`` (its new state, or an error)."""
+        return self.wait(lambda m: m.get("ref") == ref, f"an answer to {ref!r}")
+
+    def wait_past(self, seq: int) -> Message:
+        """The first state after ``seq``."""
+        return self.wait_state(lambda m: bool(m["seq"] > seq), f"a state past {seq}")
+
     def close(self) -> None:
         self.socket.close()

@@ -595,7 +595,11 @@ class Table:
             if not seat.connections:
                 continue
             own = seat.index == actor
-            text = self._state_message(seat.name, events if own else public, ref if own else None)
+            # a seat sees its own events in full, everything else (chance included) as public
+            shown = [
+                e if e.get("by") == seat.name else p for e, p in zip(events, public, strict=True)
+            ]
+            text = self._state_message(seat.name, shown, ref if own else None)
             for conn in seat.connections:
                 conn.send_text(text)
         if self.spectators:

@@ -1,0 +1,123 @@
+"""Bad input on a table's socket: each is answered with an error, and socket and table go on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from bestiary.server.live import LiveServer, TableSocket
+from bestiary.server.protocol import MAX_MESSAGE_BYTES
+from bestiary.server.table import TableSettings
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = tmp_path_factory.mktemp("bad") / "bad.sqlite"
+    with LiveServer(f"sqlite:///{db}", TableSettings(), rate=20.0) as live:
+        yield live
+
+
+@pytest.fixture
+def seated(server: LiveServer) -> Iterator[TableSocket]:
+    with server.http() as http:
+        made = http.post(
+            "/api/tables",
+            json={"game": "wild", "seats": 2, "name": "ann", "bots": [{"bot": "random"}]},
+        ).json()
+        token = made["token"]
+        http.post(f"/api/tables/{made['code']}/start", json={"token": token})
+    sock = TableSocket(server, made["code"], token)
+    sock.wait_state(lambda m: True)
+    yield sock
+    sock.close()
+
+
+def still_alive(sock: TableSocket) -> None:
+    """The socket still answers, and the table still takes a legal action from it."""
+    sock.send({"type": "ping", "ref": "alive"})
+    assert sock.wait(lambda m: m["type"] == "pong")["ref"] == "alive"
+
+
+def error_after(sock: TableSocket, raw: str) -> dict[str, object]:
+    sock.send(raw)
+    error = sock.wait(lambda m: m["type"] == "error", "an error")
+    assert isinstance(error["message"], str) and error["message"].endswith(".")
+    return error
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("{not json", "bad_json"),
+        ("[1, 2, 3]", "bad_message"),
+        ('{"type": "dance"}', "unknown_type"),
+        ('{"no_type": 1}', "unknown_type"),
+        ('{"type": "action"}', "bad_message"),
+        ('{"type": "action", "action": "draw"}', "bad_message"),
+        ('{"type": "action", "action": {"do": "draw"}, "extra": 1}', "bad_message"),
+        ('{"type": "hello", "v": 1}', "bad_message"),  # hello twice
+        ('{"type": "action", "action": {"do": "fly"}}', "bad_action"),
+        ('{"type": "action", "action": {"do": "call", "card": 3, "call": []}}', "bad_action"),
+        ('{"type": "action", "action": {"by": "random-2", "do": "draw"}}', "wrong_seat"),
+    ],
+)
+def test_bad_messages_get_an_error(seated: TableSocket, raw: str, code: str) -> None:
+    assert error_after(seated, raw)["code"] == code
+    still_alive(seated)
+
+
+def test_oversize_message(seated: TableSocket) -> None:
+    raw = json.dumps({"type": "ping", "ref": "x" * (MAX_MESSAGE_BYTES + 10)})
+    assert error_after(seated, raw)["code"] == "too_large"
+    still_alive(seated)
+
+
+def test_flood_is_refused_then_forgiven(seated: TableSocket) -> None:
+    for i in range(120):  # the limit is 20 a second with a burst of 40
+        seated.send({"type": "ping", "ref": i})
+    floods = 0
+    pongs = 0
+    while pongs + floods < 120:
+        message = seated.recv()
+        if message["type"] == "error" and message["code"] == "flood":
+            floods += 1
+        elif message["type"] == "pong":
+            pongs += 1
+    assert floods > 0 and pongs >= 30
+    # the table goes on: the bot at the table keeps playing and this socket keeps hearing it
+    seq = seated.latest["seq"] if seated.latest else 0
+    seated.wait_state(lambda m: m["seq"] > seq, "the table to go on")
+
+
+def test_first_message_must_be_hello(server: LiveServer) -> None:
+    from websockets.sync.client import connect
+
+    with server.http() as http:
+        code = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"}).json()[
+            "code"
+        ]
+    with connect(f"{server.ws_url}/ws/{code}") as ws:
+        ws.send(json.dumps({"type": "action", "action": {"do": "draw"}, "ref": 1}))
+        error = json.loads(ws.recv(timeout=10))
+        assert error["code"] == "no_hello" and error["ref"] == 1
+        ws.send(json.dumps({"type": "hello", "v": 1}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+
+
+def test_forged_token_and_unknown_table(server: LiveServer) -> None:
+    from websockets.sync.client import connect
+
+    with server.http() as http:
+        code = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"}).json()[
+            "code"
+        ]
+    with connect(f"{server.ws_url}/ws/{code}") as ws:
+        ws.send(json.dumps({"type": "hello", "v": 1, "token": "guess"}))
+        assert json.loads(ws.recv(timeout=10))["code"] == "bad_token"
+    with connect(f"{server.ws_url}/ws/{code}") as ws:
+        ws.send(json.dumps({"type": "hello", "v": 2}))
+        assert json.loads(ws.recv(timeout=10))["code"] == "bad_version"
+    with connect(f"{server.ws_url}/ws/NOPE99") as ws:
+        assert json.loads(ws.recv(timeout=10))["code"] == "no_table"
