@@ -142,6 +142,118 @@ def serve_command(
     serve(host=host, port=port, db=db, settings=settings)
 
 
+@app.command("sim")
+def sim_command(
+    game: Annotated[str | None, typer.Argument(help="wild or critters.")] = None,
+    players: Annotated[int, typer.Option(help="Players per game.")] = 4,
+    bots: Annotated[
+        str, typer.Option(help="Comma-separated bot names, repeated to fill the table.")
+    ] = "random",
+    games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Run seed; game i is seeded from (seed, i).")] = 1,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    backend: Annotated[str, typer.Option(help="local or ray.")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: start a local Ray).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Game option key=value (repeatable).")
+    ] = None,
+    compare: Annotated[
+        list[str] | None,
+        typer.Option(help="Run again with these options changed (key=value, repeatable)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="Write every game's record (JSON Lines) to this folder.")
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option(help="Write a self-contained HTML report with plots.")
+    ] = None,
+    nightfall_ticks: Annotated[
+        int, typer.Option(help="wild: ticks without a meeting before Nightfall.")
+    ] = 40,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="Only say how many games a comparison needs.")
+    ] = False,
+    margin: Annotated[float, typer.Option(help="--plan: difference in win rate to detect.")] = 0.05,
+    rate: Annotated[
+        float | None, typer.Option(help="--plan: base win rate (default 1/players).")
+    ] = None,
+    confidence: Annotated[float, typer.Option(help="--plan: confidence level.")] = 0.95,
+    power: Annotated[float, typer.Option(help="--plan: chance to detect the margin.")] = 0.8,
+) -> None:
+    """Play seeded games between bots in parallel and print win rates with 95% intervals."""
+    from bestiary.core.errors import BadOption
+    from bestiary.sim import commands
+
+    try:
+        if plan:
+            typer.echo(commands.plan(rate or 1.0 / players, margin, confidence, power))
+            return
+        if game is None:
+            raise _fail("name a game (wild or critters), or use --plan")
+        commands.run_sim(
+            _check_game(game),
+            players,
+            bots,
+            games,
+            seed,
+            jobs,
+            backend,
+            address,
+            option or [],
+            compare or [],
+            as_json,
+            out,
+            report,
+            nightfall_ticks,
+            " ".join(["bestiary", *sys.argv[1:]]),
+        )
+    except (ValueError, BadOption) as err:
+        raise _fail(str(err)) from None
+
+
+@app.command("tournament")
+def tournament_command(
+    game: Annotated[str, typer.Argument(help="wild or critters.")],
+    pool: Annotated[str, typer.Option(help="Comma-separated bot names.")],
+    players: Annotated[int, typer.Option(help="Players per game.")] = 2,
+    games: Annotated[
+        int, typer.Option(help="round-robin: games per table; random: games in all.")
+    ] = 100,
+    pairing: Annotated[str, typer.Option(help="round-robin or random.")] = "round-robin",
+    seed: Annotated[int, typer.Option(help="Tournament seed.")] = 1,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    backend: Annotated[str, typer.Option(help="local or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Game option key=value (repeatable).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the leaderboard as JSON.")] = False,
+) -> None:
+    """Play a bot pool against itself and print an OpenSkill leaderboard with uncertainty."""
+    from bestiary.core.errors import BadOption
+    from bestiary.sim import commands
+
+    try:
+        commands.run_tournament(
+            _check_game(game),
+            pool,
+            players,
+            games,
+            seed,
+            pairing,
+            jobs,
+            backend,
+            address,
+            option or [],
+            as_json,
+        )
+    except (ValueError, BadOption) as err:
+        raise _fail(str(err)) from None
+
+
 def main() -> None:
     try:
         app()

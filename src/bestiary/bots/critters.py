@@ -1,0 +1,260 @@
+"""Bots for the critter set-collection game (registered as ``critters`` bots).
+
+A bot sees only its view. Its legal moves come from a determinized state: every legal move of a
+seat depends only on what that seat can see (its hand, the tableaus, the pending action), so any
+re-deal of the hidden cards gives the same list.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from bestiary.core.agent import register_bot
+from bestiary.critters.actions import (
+    Allow,
+    Complete,
+    Discard,
+    Down,
+    GameChanger,
+    HopOver,
+    Pass,
+    PlaySet,
+    SayNo,
+    SwapWild,
+    UltimateCollector,
+)
+from bestiary.critters.rules import CrittersState
+from bestiary.critters.view import determinize
+from bestiary.search.ismcts import Budget, search
+
+View = Mapping[str, Any]
+
+
+def legal_moves(view: View, rng: random.Random) -> list[Any]:
+    """The seat's legal moves, from its view alone."""
+    if view["over"]:
+        return []
+    return determinize(dict(view), view["you"], rng).legal_actions(view["you"])
+
+
+class CritterBot:
+    """Base: one seat, a seeded RNG, no real-time reactions (critters is turn-based)."""
+
+    def __init__(self, player: str, rng: random.Random) -> None:
+        self.player = player
+        self.rng = rng
+
+    def reaction_ticks(self) -> int:
+        return 0
+
+    def act(self, view: View) -> Any | None:
+        moves = legal_moves(view, self.rng)
+        return self.choose(view, moves) if moves else None
+
+    def choose(self, view: View, moves: list[Any]) -> Any:
+        raise NotImplementedError
+
+
+class RandomBot(CritterBot):
+    """Uniformly random legal moves."""
+
+    def choose(self, view: View, moves: list[Any]) -> Any:
+        return self.rng.choice(moves)
+
+
+class Position:
+    """What a move scorer needs to know about the table, as one seat sees it."""
+
+    def __init__(
+        self,
+        me: str,
+        options: Mapping[str, Any],
+        hand: list[str],
+        tableaus: Mapping[str, list[dict[str, Any]]],
+        pending: Mapping[str, Any] | None,
+    ) -> None:
+        self.me = me
+        self.size: int = options["set_size"]
+        self.to_win: int = options["sets_to_win"]
+        self.hand = Counter(hand)
+        self.full: dict[str, set[str]] = {}
+        self.partial: dict[str, dict[str, int]] = {}
+        for player, sets in tableaus.items():
+            self.full[player] = {s["kind"] for s in sets if s["full"]}
+            self.partial[player] = {s["kind"]: len(s["cards"]) for s in sets if not s["full"]}
+        self.pending = pending
+
+    @classmethod
+    def from_view(cls, view: View) -> Position:
+        return cls(view["you"], view["options"], view["hand"], view["tableaus"], view["pending"])
+
+    @classmethod
+    def from_state(cls, state: CrittersState, me: str) -> Position:
+        """For playouts inside a determinization (which is a full state)."""
+        options = {"set_size": state.set_size, "sets_to_win": state.sets_to_win}
+        tableaus = {p: state.tableau(p) for p in state.players}
+        pending = state.pending
+        return cls(
+            me, options, state.hand(me), tableaus, None if pending is None else pending.to_event()
+        )
+
+    def mine_full(self) -> set[str]:
+        return self.full[self.me]
+
+    def mine_partial(self, kind: str) -> int:
+        return self.partial[self.me].get(kind, 0)
+
+    def leader_weight(self, player: str) -> int:
+        return len(self.full[player])
+
+    def new_kind(self, kind: str) -> bool:
+        return kind not in self.mine_full()
+
+    def wins_with(self, kind: str) -> bool:
+        return self.new_kind(kind) and len(self.mine_full()) + 1 >= self.to_win
+
+
+def score_move(move: Any, pos: Position) -> float:
+    """A hand-written sense of how good ``move`` is (bigger is better)."""
+    cls = type(move)
+    if cls is SayNo:
+        # Save NO! for steals: always against Ultimate Collector, else only with NOs to spare.
+        kind = pos.pending.get("do") if pos.pending else None
+        if kind == "ultimate_collector":
+            return 100.0
+        return 30.0 if pos.hand["no"] >= 2 else 0.0
+    if cls is Allow:
+        return 10.0
+    if cls in (PlaySet, Complete):
+        if pos.wins_with(move.kind):
+            return 1000.0
+        wilds: int = move.cards.count("wild")
+        return (50.0 if pos.new_kind(move.kind) else 5.0) - 2.0 * wilds
+    if cls is UltimateCollector:
+        if pos.wins_with(move.kind):
+            return 1000.0
+        leader = 6.0 * pos.leader_weight(move.target)
+        return (60.0 if pos.new_kind(move.kind) else 22.0) + leader
+    if cls is HopOver:
+        have = pos.mine_partial(move.kind)
+        fills = have == pos.size - 1 and pos.new_kind(move.kind)
+        if fills and pos.wins_with(move.kind):
+            return 1000.0
+        hurt = 3.0 * pos.partial[move.target].get(move.kind, 0)
+        return (45.0 if fills else 14.0 + 6.0 * have) + hurt + (2.0 if move.card == "wild" else 0)
+    if cls is GameChanger:
+        gain = pos.mine_partial(move.take_kind) - pos.mine_partial(move.give_kind)
+        fills = (
+            pos.mine_partial(move.take_kind) == pos.size - 1 and move.give_kind != move.take_kind
+        )
+        return 40.0 if fills else 6.0 + 5.0 * gain
+    if cls is SwapWild:
+        have = pos.mine_partial(move.to)
+        fills = have == pos.size - 1 and pos.new_kind(move.to)
+        if fills and pos.wins_with(move.to):
+            return 1000.0
+        return 44.0 if fills else 9.0 + 5.0 * have
+    if cls is Down:
+        kind = move.as_ if move.card == "wild" else move.card
+        have = pos.mine_partial(kind)
+        if have == pos.size - 1:
+            if pos.wins_with(kind):
+                return 1000.0
+            return 46.0 if pos.new_kind(kind) else 2.0
+        if move.card == "wild":
+            return 3.0 + 4.0 * have if have else 0.5
+        # Building on a started set, or laying the kind we hold most of.
+        return 7.0 + 5.0 * have + 2.0 * pos.hand[kind] - (4.0 if kind in pos.mine_full() else 0)
+    if cls is Pass:
+        return 8.0
+    if cls is Discard:
+        card = move.card
+        keep = {"no": 6.0, "ultimate_collector": 8.0, "wild": 9.0}.get(card, 2.0 * pos.hand[card])
+        return -keep
+    return 0.0
+
+
+def greedy_move(moves: list[Any], pos: Position, rng: random.Random) -> Any:
+    """The best-scoring move (ties broken at random)."""
+    scored = [(score_move(m, pos), m) for m in moves]
+    best = max(score for score, _ in scored)
+    return rng.choice([m for score, m in scored if score == best])
+
+
+def greedy_playout(state: CrittersState, actor: str, rng: random.Random) -> Any:
+    """ISMCTS playout policy: greedy play, with a little noise so playouts differ."""
+    moves = state.legal_actions(actor)
+    if rng.random() < PLAYOUT_NOISE:
+        return rng.choice(moves)
+    return greedy_move(moves, Position.from_state(state, actor), rng)
+
+
+PLAYOUT_NOISE = 0.1
+# ISMCTS searches only the heuristic's best few moves at each node: far fewer branches, so
+# each iteration says more about the moves a sensible player would consider.
+SEARCH_WIDTH = 5
+
+
+def best_few(state: CrittersState, actor: str, moves: list[Any]) -> list[Any]:
+    """The ``SEARCH_WIDTH`` best moves by the greedy score (stable order on ties)."""
+    if len(moves) <= SEARCH_WIDTH:
+        return moves
+    pos = Position.from_state(state, actor)
+    ranked = sorted(range(len(moves)), key=lambda i: -score_move(moves[i], pos))
+    return [moves[i] for i in sorted(ranked[:SEARCH_WIDTH])]
+
+
+class GreedyBot(CritterBot):
+    """Completes sets, saves NO! for steals, turns Ultimate Collector on the leader."""
+
+    def choose(self, view: View, moves: list[Any]) -> Any:
+        return greedy_move(moves, Position.from_view(view), self.rng)
+
+
+def _register(name: str, description: str, cls: type[CritterBot]) -> None:
+    def factory(player: str, rng: random.Random) -> CritterBot:
+        return cls(player, rng)
+
+    register_bot("critters", name, description)(factory)
+
+
+_register("random", "Plays uniformly random legal moves.", RandomBot)
+_register(
+    "greedy",
+    "Completes sets, saves NO! for steals and turns Ultimate Collector on the leader.",
+    GreedyBot,
+)
+
+
+class IsmctsBot(CritterBot):
+    """Information-set Monte Carlo tree search over determinized views."""
+
+    def __init__(self, player: str, rng: random.Random, budget: Budget | None = None) -> None:
+        super().__init__(player, rng)
+        self.budget = budget or Budget(iterations=ISMCTS_ITERATIONS)
+
+    def act(self, view: View) -> Any | None:
+        if view["over"]:
+            return None
+        moves = legal_moves(view, self.rng)
+        if len(moves) == 1:
+            return moves[0]
+        move, _ = search(view, self.rng, self.budget, policy=greedy_playout, prune=best_few)
+        return move
+
+    def choose(self, view: View, moves: list[Any]) -> Any:
+        return search(view, self.rng, self.budget, policy=greedy_playout, prune=best_few)[0]
+
+
+# Iterations per move of the registered ``ismcts`` bot: an iteration budget (not milliseconds)
+# keeps simulations deterministic whatever the machine's speed.
+ISMCTS_ITERATIONS = 100
+
+_register(
+    "ismcts",
+    f"Searches {ISMCTS_ITERATIONS} determinized futures per move (information-set MCTS).",
+    IsmctsBot,
+)

@@ -1,0 +1,1 @@
+"""Search over hidden information: ISMCTS over determinized critters views."""

@@ -1,0 +1,149 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+Each iteration samples a fresh determinization of the searching seat's view (every hidden card
+re-dealt at random, never the true deal), walks one shared tree with UCB using availability
+counts (a move only competes in the iterations where it was legal), plays the rest of the game
+out with a cheap policy, and credits every player with their share of the win.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bestiary.critters.actions import Complete, PlaySet, UltimateCollector
+from bestiary.critters.rules import CrittersState
+from bestiary.critters.view import determinize
+
+# The rollout stops here (a draw for everyone) if the game has not ended; games rarely get close.
+ROLLOUT_LIMIT = 400
+_MAKERS = (PlaySet, Complete, UltimateCollector)
+
+
+# Narrows a node's moves to those worth searching (e.g. a heuristic's best few).
+Pruner = Callable[[CrittersState, str, list[Any]], list[Any]]
+
+
+@dataclass
+class Node:
+    """One move in the tree; ``mover`` is the player who made it (their reward is stored)."""
+
+    mover: str | None = None
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+    children: dict[Any, Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        mean = self.reward / self.visits
+        return mean + exploration * math.sqrt(math.log(self.available) / self.visits)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Stop after ``iterations`` or after ``millis`` of wall time, whichever is given."""
+
+    iterations: int | None = 200
+    millis: float | None = None
+
+    def __post_init__(self) -> None:
+        if (self.iterations is None) == (self.millis is None):
+            raise ValueError("give the search budget in iterations or in milliseconds, not both")
+        if (self.iterations or 1) < 1 or (self.millis or 1) <= 0:
+            raise ValueError("the search budget must be positive")
+
+
+def rollout_move(state: CrittersState, actor: str, rng: random.Random) -> Any:
+    """Cheap playout policy: make or steal a set when possible, else a random move."""
+    moves = state.legal_actions(actor)
+    makers = [m for m in moves if type(m) in _MAKERS]
+    return rng.choice(makers or moves)
+
+
+def _rewards(state: CrittersState) -> dict[str, float]:
+    winners = state.winners() if state.is_over else []
+    if not winners:
+        return {}
+    share = 1.0 / len(winners)
+    return dict.fromkeys(winners, share)
+
+
+def search(
+    view: Mapping[str, Any],
+    rng: random.Random,
+    budget: Budget,
+    exploration: float = 0.7,
+    policy: Callable[[CrittersState, str, random.Random], Any] = rollout_move,
+    prune: Pruner | None = None,
+) -> tuple[Any, Node]:
+    """The move to make from ``view`` (the searching seat is ``view["you"]``), and the tree."""
+    me: str = view["you"]
+    root = Node()
+    plain = dict(view)
+    deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
+    done = 0
+    while True:
+        if budget.iterations is not None and done >= budget.iterations:
+            break
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        _iterate(root, determinize(plain, me, rng), rng, exploration, policy, prune)
+        done += 1
+    children = root.children
+    best = max(children, key=lambda m: (children[m].visits, children[m].reward))
+    return best, root
+
+
+def _iterate(
+    root: Node,
+    state: CrittersState,
+    rng: random.Random,
+    exploration: float,
+    policy: Callable[[CrittersState, str, random.Random], Any],
+    prune: Pruner | None,
+) -> None:
+    path = [root]
+    node = root
+    while not state.is_over:  # selection and expansion
+        if state.chance_due:
+            state.apply(state.chance_outcome(rng))
+            continue
+        actor = state.to_act
+        assert actor is not None
+        moves = state.legal_actions(actor)
+        if prune is not None and len(moves) > 1:
+            moves = prune(state, actor, moves)
+        children = node.children
+        untried = [m for m in moves if m not in children]
+        for m in moves:
+            child = children.get(m)
+            if child is not None:
+                child.available += 1
+        if untried:
+            move = rng.choice(untried)
+            child = children[move] = Node(mover=actor, available=1)
+            state.apply(move)
+            path.append(child)
+            break
+        move = max(moves, key=lambda m: children[m].ucb(exploration))
+        node = children[move]
+        state.apply(move)
+        path.append(node)
+    steps = 0
+    while not state.is_over and steps < ROLLOUT_LIMIT:  # playout
+        if state.chance_due:
+            state.apply(state.chance_outcome(rng))
+            continue
+        actor = state.to_act
+        assert actor is not None
+        state.apply(policy(state, actor, rng))
+        steps += 1
+    rewards = _rewards(state)
+    for visited in path[1:]:  # backpropagation
+        visited.visits += 1
+        if visited.mover is not None:
+            visited.reward += rewards.get(visited.mover, 0.0)

@@ -1,0 +1,149 @@
+"""Tournaments: a bot pool plays round-robin or random pairings, rated with OpenSkill.
+
+Games are played by the same seeded, parallel driver as ``bestiary sim``; the ratings are then
+updated game by game in game order (Plackett-Luce, which rates multiplayer finishes), so a
+tournament's leaderboard is the same whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bestiary.sim.parallel import game_seed
+from bestiary.sim.runner import GameResult, GameSpec
+from bestiary.sim.summary import RateRow
+
+PAIRINGS = ("round-robin", "random")
+
+
+def tournament_specs(
+    game: str,
+    pool: Sequence[str],
+    players: int,
+    games: int,
+    seed: int,
+    pairing: str = "round-robin",
+    options: Mapping[str, Any] | None = None,
+) -> list[GameSpec]:
+    """The games of a tournament.
+
+    round-robin: every table of ``players`` different bots from the pool, each played ``games``
+    times with the seats rotated; random: ``games`` tables drawn at random from the pool.
+    """
+    if pairing not in PAIRINGS:
+        raise ValueError(f"unknown pairing {pairing!r}; choose round-robin or random")
+    if len(set(pool)) != len(pool):
+        raise ValueError("each bot may appear in the pool only once")
+    if len(pool) < players:
+        raise ValueError(f"a pool of {len(pool)} bots cannot fill a table of {players}")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    tables: list[tuple[str, ...]] = []
+    if pairing == "round-robin":
+        for table in itertools.combinations(pool, players):
+            for i in range(games):
+                shift = i % players
+                tables.append(table[shift:] + table[:shift])
+    else:
+        for i in range(games):
+            tables.append(tuple(random.Random(game_seed(seed, -1 - i)).sample(list(pool), players)))
+    return [
+        GameSpec(
+            index=i, game=game, bots=table, seed=game_seed(seed, i), options=dict(options or {})
+        )
+        for i, table in enumerate(tables)
+    ]
+
+
+@dataclass
+class Standing:
+    """One bot's rating (mu, sigma) and record in the tournament."""
+
+    bot: str
+    mu: float
+    sigma: float
+    record: RateRow
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative skill estimate: mu - 3 sigma (the leaderboard's sort key)."""
+        return self.mu - 3.0 * self.sigma
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "mu": round(self.mu, 4),
+            "sigma": round(self.sigma, 4),
+            "ordinal": round(self.ordinal, 4),
+            **self.record.to_json(),
+        }
+
+
+@dataclass
+class Tournament:
+    """Ratings and head-to-head records, updated one game at a time."""
+
+    game: str
+    players: int
+    games: int = 0
+    ratings: dict[str, Any] = field(default_factory=dict)
+    records: dict[str, RateRow] = field(default_factory=dict)
+    # (bot, opponent) -> row of bot's win share at tables where both sat
+    head_to_head: dict[tuple[str, str], RateRow] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+
+    def add(self, result: GameResult) -> None:
+        self.games += 1
+        teams = []
+        for bot in result.bots:
+            if bot not in self.ratings:
+                self.ratings[bot] = self.model.rating(name=bot)
+            teams.append([self.ratings[bot]])
+        # Winners share first place; everyone else shares second.
+        ranks = [1.0 if seat in result.winners else 2.0 for seat in range(len(result.bots))]
+        rated = self.model.rate(teams, ranks=ranks)
+        for bot, team in zip(result.bots, rated, strict=True):
+            self.ratings[bot] = team[0]
+        for seat, bot in enumerate(result.bots):
+            share = result.win_share(seat)
+            row = self.records.setdefault(bot, RateRow(bot))
+            row.games += 1
+            row.wins += share
+            row.scores.append(result.scores[seat])
+            for other in set(result.bots) - {bot}:
+                pair = self.head_to_head.setdefault((bot, other), RateRow(f"{bot} vs {other}"))
+                pair.games += 1
+                pair.wins += share
+
+    def leaderboard(self) -> list[Standing]:
+        standings = [
+            Standing(bot, rating.mu, rating.sigma, self.records[bot])
+            for bot, rating in self.ratings.items()
+        ]
+        return sorted(standings, key=lambda s: (-s.ordinal, s.bot))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "leaderboard": [s.to_json() for s in self.leaderboard()],
+            "head_to_head": {
+                f"{a} vs {b}": row.to_json() for (a, b), row in sorted(self.head_to_head.items())
+            },
+        }
+
+
+def rate(game: str, players: int, results: Iterable[GameResult]) -> Tournament:
+    tournament = Tournament(game, players)
+    for result in results:
+        tournament.add(result)
+    return tournament
