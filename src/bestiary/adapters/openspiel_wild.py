@@ -1,0 +1,335 @@
+"""Call of the Wild as an OpenSpiel Python game: ``python_bestiary_wild``.
+
+A simultaneous-move game on the tick model (``bestiary.adapters.ticks``): at each decision node
+every seat picks an action id of ``WildEncoding`` (0 is ``wait``, always legal). When two or
+more seats act, a chance node picks the order they are applied in (every order equally likely);
+an action an earlier one made illegal is skipped as a wait. Chance first deals each Pack one
+card at a time in seat order (an outcome is a creature, by its share of that Pack's cards not
+yet dealt) and, with ``objectives``, one Objective per seat. Nightfall ends a game after
+``quiet_ticks`` ticks without a meeting (0: 25 per player). Rewards: the change of each seat's
+score; returns: the scores.
+
+Observation tensor and string: the seat's view now. Information state string: everything the
+seat has seen, in order (own cards and moves in full, others' moves as the table sees them,
+meetings); information state tensor: the observation tensor followed by how many moves of each
+kind every seat has made.
+
+>>> import pyspiel
+>>> game = pyspiel.load_game("python_bestiary_wild", {"players": 3})
+>>> game.num_players(), game.num_distinct_actions()
+(3, 36)
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from bestiary.adapters.ticks import DEFAULT_QUIET_TICKS_PER_PLAYER, TickedWild
+from bestiary.adapters.wild_encoding import WildEncoding
+from bestiary.wild import (
+    CREATURES,
+    GAME,
+    OBJECTIVES,
+    Draw,
+    Nightfall,
+    WildAction,
+    describe_meeting,
+)
+
+SHORT_NAME = "python_bestiary_wild"
+DEFAULT_PARAMS: dict[str, Any] = {
+    "players": 2,
+    "mating_bonus": False,
+    "objectives": False,
+    "quiet_ticks": 0,
+}
+MOVE_KINDS = ("draw", "call", "withdraw", "discard", "meet", "reveal_own")
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="bestiary: Call of the Wild on ticks",
+    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.REWARDS,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+class Table:
+    """What a parameter set fixes (kept outside the pybind11 game object, see critters)."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = {**DEFAULT_PARAMS, **params}
+        self.n = int(self.params["players"])
+        self.players = tuple(f"player_{i}" for i in range(self.n))
+        self.options = {
+            "mating_bonus": bool(self.params["mating_bonus"]),
+            "objectives": bool(self.params["objectives"]),
+        }
+        GAME.new_game(self.players, self.options, seed=0)  # validates players and options
+        self.quiet_ticks = (
+            int(self.params["quiet_ticks"]) or DEFAULT_QUIET_TICKS_PER_PLAYER * self.n
+        )
+        self.encoding = WildEncoding(self.players, self.options["objectives"])
+        deal = 10 * self.n + (self.n if self.options["objectives"] else 0)
+        # Each meeting uses two cards, so at most 5n meetings; between two of them, and after
+        # the last, at most quiet_ticks ticks, each a decision and perhaps an order.
+        self.length = deal + 2 * (5 * self.n + 1) * self.quiet_ticks
+        self.max_chance = max(5, len(OBJECTIVES), math.factorial(self.n))
+
+
+_TABLES: dict[tuple[tuple[str, Any], ...], Table] = {}
+
+
+def table_for(params: dict[str, Any]) -> Table:
+    key = tuple(sorted({**DEFAULT_PARAMS, **params}.items()))
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = Table(dict(key))
+    return table
+
+
+class WildGame(pyspiel.Game):
+    """The game: players and options; makes states and observers."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        table = table_for(params or {})
+        cards = 10 * table.n
+        super().__init__(
+            _GAME_TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=table.encoding.size,
+                max_chance_outcomes=table.max_chance,
+                num_players=table.n,
+                min_utility=0.0,
+                max_utility=float(2 * cards + 3),
+                utility_sum=None,
+                max_game_length=table.length,
+            ),
+            table.params,
+        )
+
+    def new_initial_state(self) -> WildSpielState:
+        return WildSpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> WildObserver:
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return WildObserver(table_for(self.get_parameters()), perfect_recall)
+
+
+class WildSpielState(pyspiel.State):
+    """One game: the deal in progress, then ticks (each perhaps followed by an order)."""
+
+    def __init__(self, game: WildGame) -> None:
+        super().__init__(game)
+        self._game = table_for(game.get_parameters())
+        n = self._game.n
+        self.table: TickedWild | None = None
+        self._packs: list[list[str]] = [[] for _ in range(n)]
+        self._objectives: list[str] = []
+        self._chosen: list[WildAction | None] | None = None  # a tick waiting for its order
+        self._log: list[tuple[int, str]] = []
+        self._moves = np.zeros((n, len(MOVE_KINDS)), dtype=np.float32)
+        self._rewards = [0.0] * n
+        self._scores = [0.0] * n
+
+    # ------------------------------------------------------------------ OpenSpiel
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.table is None or self._chosen is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(pyspiel.PlayerId.SIMULTANEOUS)
+
+    def is_terminal(self) -> bool:
+        return self.table is not None and self.table.state.is_over
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.table is not None
+        enc = self._game.encoding
+        legal = self.table.state.legal_actions(self._game.players[player])
+        return [0, *sorted(enc.action_id(a) for a in legal)]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        game = self._game
+        if self._chosen is not None:
+            count = math.factorial(sum(a is not None for a in self._chosen))
+            return [(i, 1.0 / count) for i in range(count)]
+        seat = self._dealing_seat()
+        if seat is not None:
+            left = Counter(dict.fromkeys(CREATURES, 2))
+            left.subtract(self._packs[seat])
+            total = sum(left.values())
+            return [(i, left[c] / total) for i, c in enumerate(CREATURES) if left[c]]
+        free = [i for i, o in enumerate(OBJECTIVES) if o.id not in self._objectives]
+        assert game.options["objectives"] and free
+        return [(i, 1.0 / len(free)) for i in free]
+
+    def _apply_action(self, action: int) -> None:
+        """A chance outcome: a dealt card or Objective, or the order of a tick."""
+        if self._chosen is not None:
+            acting = [s for s, a in enumerate(self._chosen) if a is not None]
+            order = list(itertools.permutations(acting))[action]
+            chosen, self._chosen = self._chosen, None
+            self._tick(chosen, order)
+            return
+        seat = self._dealing_seat()
+        if seat is not None:
+            card = CREATURES[action]
+            self._packs[seat].append(card)
+            if len(self._packs[seat]) <= (3 if self._game.n == 3 else 2):
+                self._log.append((seat, f"drew {card}"))
+        else:
+            self._objectives.append(OBJECTIVES[action].id)
+            self._log.append((len(self._objectives) - 1, f"objective {OBJECTIVES[action].id}"))
+        if self._dealing_seat() is None and (
+            not self._game.options["objectives"] or len(self._objectives) == self._game.n
+        ):
+            self._start()
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        """The joint decision of a tick: apply it now, or after chance orders it."""
+        game = self._game
+        chosen = [game.encoding.action(p, a) for p, a in zip(game.players, actions, strict=True)]
+        if sum(a is not None for a in chosen) >= 2:
+            self._chosen = chosen
+            self._rewards = [0.0] * game.n
+        else:
+            self._tick(chosen, [s for s, a in enumerate(chosen) if a is not None])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._chosen is not None:
+                return f"order {action}"
+            if self._dealing_seat() is not None:
+                return f"deal {CREATURES[action]}"
+            return f"objective {OBJECTIVES[action].id}"
+        return self._game.encoding.describe(action)
+
+    def rewards(self) -> list[float]:
+        return list(self._rewards)
+
+    def returns(self) -> list[float]:
+        return list(self._scores)
+
+    def __str__(self) -> str:
+        if self.table is None:
+            return f"dealing: {sum(len(p) for p in self._packs)} cards"
+        return json.dumps(self.table.state.summary(), sort_keys=True)
+
+    # ------------------------------------------------------------------ internals
+
+    def _dealing_seat(self) -> int | None:
+        for seat, pack in enumerate(self._packs):
+            if len(pack) < 10:
+                return seat
+        return None
+
+    def _start(self) -> None:
+        game = self._game
+        header: dict[str, Any] = {
+            "game": "wild",
+            "version": 1,
+            "players": list(game.players),
+            "options": dict(game.options),
+            "packs": {p: list(pack) for p, pack in zip(game.players, self._packs, strict=True)},
+        }
+        if game.options["objectives"]:
+            header["objectives"] = dict(zip(game.players, self._objectives, strict=True))
+        self.table = TickedWild(GAME.from_header(header), game.quiet_ticks)
+
+    def _tick(self, chosen: list[WildAction | None], order: list[int] | tuple[int, ...]) -> None:
+        table = self.table
+        assert table is not None
+        game = self._game
+        state = table.state
+        hands = [Counter(state.hand(p)) for p in game.players]
+        met = len(state.meetings)
+        report = table.play_tick(chosen, list(order))
+        self._log.append((-1, f"tick {table.ticks}"))
+        for action in report.applied:
+            if isinstance(action, Nightfall):
+                continue
+            seat = game.encoding.seat[action.by]
+            event = action.to_event()
+            self._moves[seat, MOVE_KINDS.index(event["do"])] += 1
+            self._log.append((seat, json.dumps(event, sort_keys=True)))
+            if isinstance(action, Draw):
+                # Each seat acts once a tick, so after a draw its hand grew by the drawn card.
+                for card in (Counter(state.hand(action.by)) - hands[seat]).elements():
+                    self._log.append((seat, f"drew {card}"))
+            seen = {"by": event["by"], "do": event["do"]}
+            for key in ("call", "with"):
+                if key in event:
+                    seen[key] = event[key]
+            public = json.dumps(seen, sort_keys=True)
+            self._log.extend((s, public) for s in range(game.n) if s != seat)
+        for meeting in state.meetings[met:]:
+            self._log.append((-1, describe_meeting(meeting)))
+        if report.nightfall:
+            self._log.append((-1, "nightfall"))
+        scores = state.scores()
+        new = [float(scores[p]) for p in game.players]
+        self._rewards = [a - b for a, b in zip(new, self._scores, strict=True)]
+        self._scores = new
+
+    def seat_log(self, player: int) -> list[str]:
+        """What ``player`` has seen so far, in order."""
+        return [text for who, text in self._log if who in (-1, player)]
+
+
+class WildObserver:
+    """Tensor and string of a seat: its view now, or (perfect recall) all it has seen."""
+
+    def __init__(self, game: Table, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        enc = game.encoding
+        size = enc.obs_size + (game.n * len(MOVE_KINDS) if perfect_recall else 0)
+        self.tensor = np.zeros(size, dtype=np.float32)
+        self.dict = {"observation": self.tensor[: enc.obs_size]}
+        if perfect_recall:
+            self.dict["moves"] = self.tensor[enc.obs_size :].reshape(game.n, len(MOVE_KINDS))
+
+    def set_from(self, state: WildSpielState, player: int) -> None:
+        enc = self.game.encoding
+        self.tensor.fill(0)
+        if state.table is None:
+            for text in state.seat_log(player):
+                if text.startswith("drew "):
+                    self.tensor[CREATURES.index(text[5:])] += 1
+        else:
+            view = state.table.state.view(self.game.players[player])
+            self.tensor[: enc.obs_size] = enc.observe(view, state.table.quiet_share)
+        if self.perfect_recall:
+            self.dict["moves"][:] = np.roll(state._moves, -player, axis=0)
+
+    def string_from(self, state: WildSpielState, player: int) -> str:
+        if self.perfect_recall:
+            return f"p{player}\n" + "\n".join(state.seat_log(player))
+        if state.table is None:
+            hand = sorted(t[5:] for t in state.seat_log(player) if t.startswith("drew "))
+            return f"p{player} dealing; hand {' '.join(hand)}"
+        view = state.table.state.view(self.game.players[player])
+        return f"p{player} quiet {state.table.quiet} " + json.dumps(view, sort_keys=True)
+
+
+pyspiel.register_game(_GAME_TYPE, WildGame)
