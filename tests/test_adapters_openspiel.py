@@ -1,0 +1,153 @@
+"""OpenSpiel conformance of ``python_bestiary_critters`` and ``python_bestiary_wild``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from bestiary.adapters import openspiel_critters, openspiel_wild  # noqa: E402
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("serialize", [False, True])
+def test_critters_passes_random_sim_test(players: int, serialize: bool) -> None:
+    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": players})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=serialize, verbose=False)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 2, "quiet_ticks": 8},
+        {"players": 3, "objectives": True, "mating_bonus": True, "quiet_ticks": 6},
+    ],
+)
+@pytest.mark.parametrize("serialize", [False, True])
+def test_wild_passes_random_sim_test(params: dict[str, Any], serialize: bool) -> None:
+    game = pyspiel.load_game(openspiel_wild.SHORT_NAME, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=serialize, verbose=False)
+
+
+def test_game_types_are_as_documented() -> None:
+    critters = pyspiel.load_game(openspiel_critters.SHORT_NAME).get_type()
+    assert critters.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert critters.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert critters.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    wild = pyspiel.load_game(openspiel_wild.SHORT_NAME).get_type()
+    assert wild.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+
+
+def _deal(state: Any, rng: random.Random) -> None:
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        assert abs(sum(probs) - 1.0) < 1e-9
+        state.apply_action(rng.choices(actions, probs)[0])
+
+
+def test_critters_information_state_holds_only_own_cards_after_the_deal() -> None:
+    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 2})
+    state = game.new_initial_state()
+    _deal(state, random.Random(1))
+    engine = state.engine
+    for seat, name in enumerate(("player_0", "player_1")):
+        text = state.information_state_string(seat)
+        seen = sorted(line.split(" ", 1)[1] for line in text.splitlines()[1:])
+        assert seen == sorted(engine.hand(name))
+
+
+def test_critters_resample_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
+    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    _deal(state, rng)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+        _deal(state, rng)
+    player = state.current_player()
+    other_hands = set()
+    for seed in range(6):
+        sample = state.resample(player, random.Random(seed))
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.observation_string(player) == state.observation_string(player)
+        assert sample.legal_actions() == state.legal_actions()
+        other_hands.add(tuple(sorted(sample.engine.hand(f"player_{(player + 1) % 3}"))))
+    assert len(other_hands) > 1
+
+
+def test_ismcts_plays_critters_with_the_determinize_resampler() -> None:
+    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 2})
+    bot = ismcts.ISMCTSBot(
+        game=game,
+        evaluator=mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(1)),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=np.random.RandomState(2),
+        allow_inconsistent_action_sets=True,
+    )
+    bot.set_resampler(openspiel_critters.make_resampler(3))
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _deal(state, rng)
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            searched += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert searched > 0
+    assert sorted(state.returns()) == [-1.0, 1.0]
+
+
+def test_wild_tick_order_is_a_chance_node_only_when_two_seats_act() -> None:
+    game = pyspiel.load_game(openspiel_wild.SHORT_NAME, {"players": 3})
+    state = game.new_initial_state()
+    _deal(state, random.Random(2))
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    draw_or_wait = [0, 0, 0]
+    state.apply_actions(draw_or_wait)
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    first = next(a for a in state.legal_actions(0) if a != 0)
+    second = next(a for a in state.legal_actions(1) if a != 0)
+    state.apply_actions([first, second, 0])
+    assert state.is_chance_node()
+    assert [p for _, p in state.chance_outcomes()] == [0.5, 0.5]
+    state.apply_action(1)
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+
+
+def test_wild_others_see_a_call_but_not_its_card() -> None:
+    game = pyspiel.load_game(openspiel_wild.SHORT_NAME, {"players": 2})
+    state = game.new_initial_state()
+    _deal(state, random.Random(3))
+    call = next(a for a in state.legal_actions(0) if 9 <= a < 34)
+    state.apply_actions([call, 0])
+    own = state.information_state_string(0).splitlines()[-1]
+    theirs = state.information_state_string(1).splitlines()[-1]
+    assert '"card"' in own and '"call"' in own
+    assert '"card"' not in theirs and '"call"' in theirs
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        (openspiel_critters.SHORT_NAME, {"players": 9}, "critters takes 2 to 8 players"),
+        (openspiel_critters.SHORT_NAME, {"set_size": 5}, "set_size"),
+        (openspiel_wild.SHORT_NAME, {"players": 7}, "wild takes 2 to 6 players"),
+    ],
+)
+def test_bad_parameters_are_refused_in_one_sentence(
+    name: str, params: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        pyspiel.load_game(name, params)
