@@ -30,7 +30,7 @@ from bestiary.critters.cards import WILD
 from bestiary.critters.refusals import _normal
 from bestiary.critters.view import determinize
 
-SETTINGS = settings(max_examples=25, deadline=None)
+SETTINGS = settings(max_examples=40, deadline=None)
 
 
 @st.composite
@@ -170,6 +170,27 @@ def test_record_round_trip(game: tuple[CrittersState, int], salt: int, steps: in
         assert lazy.chance_due  # it shuffles only when the next event comes
     else:
         assert lazy.summary() == state.summary()
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32), st.integers(0, 300))
+def test_re_dealing_hidden_cards_leaves_a_view_unchanged(
+    game: tuple[CrittersState, int], salt: int, steps: int
+) -> None:
+    state, _ = game
+    rng = random.Random(salt)
+    GAME.random_playout(state, rng, steps)
+    viewer = rng.choice(state.players)
+    others = [i for i, p in enumerate(state.players) if p != viewer]
+    hidden = [card for i in others for card in state._hands[i]] + state._draw
+    rng.shuffle(hidden)
+    redealt = state.clone()
+    for i in others:
+        size = len(state._hands[i])
+        redealt._hands[i], hidden = hidden[:size], hidden[size:]
+    redealt._draw = hidden
+    assert redealt.view(viewer) == state.view(viewer)
+    assert redealt.view(None) == state.view(None)
 
 
 @SETTINGS

@@ -85,16 +85,21 @@ def determinize(
         raise BadOption("the view's hidden card counts do not match the deck")
     rng.shuffle(pool)
     options = view["options"]
-    table = Table(
-        players,
-        options["set_size"],
-        options["sets_to_win"],
-        options["hand_limit"],
-        deck,
-        (),
-        players.index(view["first"]),
-        None,
-    )
+    key = (players, tuple(sorted(options.items())), view["first"], deck)
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        table = _TABLES[key] = Table(
+            players,
+            options["set_size"],
+            options["sets_to_win"],
+            options["hand_limit"],
+            deck,
+            (),
+            players.index(view["first"]),
+            None,
+        )
     state = object.__new__(CrittersState)
     state._t = table
     state.players = players
@@ -124,6 +129,10 @@ def determinize(
     state._winners = tuple(seat[w] for w in view["winners"]) if over else None
     state._log = []
     return state
+
+
+_TABLES: dict[Any, Table] = {}
+"""Tables of determinized states, reused so that their ready-made action lists are too."""
 
 
 def _card_set(entry: dict[str, Any]) -> CardSet:
