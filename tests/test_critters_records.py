@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bestiary.core.errors import BadOption, IllegalAction, RecordError
-from bestiary.core.game import get_game, replay
+from bestiary.core.game import Game, State, get_game, replay
 from bestiary.core.records import read_record, write_record
 from bestiary.critters import GAME
 from bestiary.critters.actions import (
@@ -36,7 +36,9 @@ BESTIARY = Path(sys.executable).with_name("bestiary")
 
 
 def test_registered_game_and_default_deck() -> None:
-    assert get_game("critters") is GAME
+    game: Game = GAME  # mypy checks the Game and State protocols here
+    state: State = GAME.new_game(["ann", "bo"], seed=1)
+    assert get_game("critters") is game and state.players == ("ann", "bo")
     assert (GAME.name, GAME.min_players, GAME.max_players) == ("critters", 2, 8)
     counts = DEFAULT_DECK.count_of()
     assert DEFAULT_DECK.kinds == (
