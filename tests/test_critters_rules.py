@@ -290,6 +290,37 @@ def test_game_changer_swaps_down_cards_between_incomplete_sets() -> None:
     assert state.centre_pile == ["game_changer"]
 
 
+def test_game_changer_refused_when_the_target_would_get_an_all_wild_set() -> None:
+    state = table(
+        {
+            "ann": ["game_changer", "wild", "frog", "frog", "turtle"],
+            "bo": ["wild", "wild", "fox", "turtle", "owl"],
+        },
+        FILLER,
+    )
+    play(state, Down("ann", "wild", "owl"), Down("bo", "wild", "owl"), Down("ann", "frog"))
+    play(state, Down("bo", "wild", "owl"), Down("ann", "frog"), Down("bo", "fox"))
+    assert sets(state, "bo") == [("owl", ["wild", "wild"], False), ("fox", ["fox"], False)]
+    gives_wild = GameChanger("ann", "bo", "owl", "wild", "fox", "fox")
+    refused(state, gives_wild, "give bo a full owl set made only of wilds")
+    legal = state.legal_actions("ann")
+    assert gives_wild not in legal
+    assert GameChanger("ann", "bo", "frog", "frog", "fox", "fox") in legal
+    assert GameChanger("ann", "bo", "owl", "wild", "owl", "wild") in legal  # same kind: sizes kept
+
+
+def test_view_shows_the_pending_action_and_hides_other_hands() -> None:
+    state = _two_downs()
+    action = HopOver("ann", "bo", "fox", "fox")
+    play(state, action)
+    view = state.view("bo")
+    assert view["pending"] == action.to_event() and view["awaiting"] == "bo"
+    assert view["hand"] == state.hand("bo") and view["hand_sizes"]["ann"] == len(state.hand("ann"))
+    assert view["centre_pile"] == ["hop_over"] and view["draw_pile"] == len(state.draw_pile)
+    spectator = state.view(None)
+    assert "hand" not in spectator and spectator["tableaus"] == view["tableaus"]
+
+
 def test_game_changer_cannot_touch_full_sets() -> None:
     state = _two_downs()
     refused(

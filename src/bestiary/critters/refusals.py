@@ -182,10 +182,14 @@ def _check_game_changer(state: CrittersState, p: int, a: GameChanger) -> str | N
     mine = _incomplete(state, p, a.give_kind)
     if mine is None or a.give_card not in mine:
         return f"{a.by} has no {a.give_card} in an incomplete {a.give_kind} set to give"
-    theirs = _incomplete(state, state.table.seat[a.target], a.take_kind)
+    q = state.table.seat[a.target]
+    theirs = _incomplete(state, q, a.take_kind)
     if theirs is None or a.take_card not in theirs:
         return f"{a.target} has no {a.take_card} in an incomplete {a.take_kind} set to take"
-    return None
+    if a.give_kind == a.take_kind:
+        return None  # both sets keep their size
+    mine_after = _all_wild(state, p, a.take_kind) if a.take_card == WILD else None
+    return mine_after or (_all_wild(state, q, a.give_kind) if a.give_card == WILD else None)
 
 
 def _check_ultimate_collector(state: CrittersState, p: int, a: UltimateCollector) -> str | None:
