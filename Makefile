@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean browser
+.PHONY: run test lint typecheck pytest bench clean browser terminal
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -28,7 +28,11 @@ typecheck: $(STAMP)
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium fonts-noto-color-emoji)
 
-pytest: $(STAMP) browser
+# The terminal tests run the real program under tmux (Debian's package).
+terminal:
+	command -v tmux >/dev/null || (apt-get update && apt-get install -y tmux)
+
+pytest: $(STAMP) browser terminal
 	$(BIN)/pytest
 
 test: lint typecheck pytest

@@ -46,7 +46,9 @@ class NoPrompt(ModalScreen[Any]):
             else Option("NO! — you hold no NO! card", id="no", disabled=True),
             Option("Allow it (a)", id="allow"),
         ]
-        yield OptionList(*options, id="answers")
+        answers = OptionList(*options, id="answers")
+        answers.highlighted = 0 if "no" in self.answers else 1
+        yield answers
 
     def action_answer(self, do: str) -> None:
         if do in self.answers:

@@ -78,7 +78,7 @@ def piles_text(view: View) -> Text:
     text = Text(f"Draw Pile: {view['draw_pile']} cards   Centre pile: ")
     if centre:
         top = ", ".join(critter_card(c) for c in reversed(centre[-3:]))
-        text.append(f"{len(centre)} cards, top {top}")
+        text.append(f"{len(centre)} card{'s' if len(centre) != 1 else ''}, top {top}")
     else:
         text.append("empty", style="dim")
     return text

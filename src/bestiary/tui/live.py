@@ -8,6 +8,7 @@ games go through ``apply`` only, so nothing the engine refuses ever happens.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,7 @@ class LiveTable:
         self.ticks = 0
         self.quiet_ticks = 0  # wild: ticks since the last meeting, for Nightfall
         self.times: list[float] = []  # seconds into the game of each event, for the record
+        self.started = time.monotonic()
         self._wait = {name: 0 for name in self.bots}
         options = state.header().get("options", {})
         seconds = float(options.get("nightfall_seconds", DEFAULT_NIGHTFALL_SECONDS))
@@ -147,9 +149,15 @@ class LiveTable:
         self.state.apply(action)
         events = self.state.events()
         fresh = events[len(self.times) :]  # the action, and any chance event it brought on
-        self.times.extend([round(self.ticks * TICK_SECONDS, 2)] * len(fresh))
+        self.times.extend([self.seconds()] * len(fresh))
         for event in fresh:
             self.log.append(self._words(event, before))
+
+    def seconds(self) -> float:
+        """Seconds into the game: wild's ticks of real time, or the clock between turns."""
+        if self.name == "wild":
+            return round(self.ticks * TICK_SECONDS, 2)
+        return round(time.monotonic() - self.started, 2)
 
     def _words(self, event: dict[str, Any], meetings_before: int) -> LogLine:
         if self.name != "wild":

@@ -1,0 +1,121 @@
+"""The terminal programs tried for real: run under tmux, send keys, read the screen.
+
+Each wait polls the screen for the text it expects, with a bounded timeout (never a fixed
+sleep). tmux runs on a private socket, so nothing else on the machine is touched; ``make test``
+installs tmux when it is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+BESTIARY = str(Path(sys.executable).parent / "bestiary")
+WAIT = 30.0  # the most any screen may take to show what we wait for, in seconds
+
+pytestmark = pytest.mark.skipif(
+    TMUX is None, reason="tmux is not installed (make test installs it)"
+)
+
+
+class Terminal:
+    """One tmux session on a private server: start a command, type, read the screen."""
+
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> str:
+        assert TMUX is not None
+        done = subprocess.run(
+            [TMUX, "-L", self.socket, *args], capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    def start(self, command: list[str], cwd: Path) -> None:
+        env = ["-e", "TERM=xterm-256color", "-e", "NO_COLOR=1"]
+        self.tmux("new-session", "-d", "-s", "t", "-x", "140", "-y", "45", "-c", str(cwd), *env)
+        self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
+        self.tmux("respawn-pane", "-k", "-t", "t", " ".join(command))
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "t")
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "t", *keys)
+
+    def wait_for(self, *texts: str) -> str:
+        """Poll until the screen shows one of ``texts``; fail showing the screen if not."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            screen = self.screen()
+            if any(text in screen for text in texts):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never saw {texts!r}; the screen was:\n{screen}")
+            time.sleep(0.1)
+
+    def wait_exit(self) -> None:
+        deadline = time.monotonic() + WAIT
+        while self.tmux("display-message", "-p", "-t", "t", "#{pane_dead}").strip() != "1":
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the program never ended; the screen was:\n{self.screen()}")
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    term = Terminal(f"bestiary-test-{os.getpid()}")
+    yield term
+    subprocess.run([TMUX or "tmux", "-L", term.socket, "kill-server"], capture_output=True)
+
+
+def test_play_critters_in_a_real_terminal_then_replay_it(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    record = tmp_path / "game.jsonl"
+    command = [BESTIARY, "play", "critters", "--players", "2", "--bots", "greedy"]
+    terminal.start([*command, "--seed", "3", "--name", "ann", "--save", str(record)], tmp_path)
+    terminal.wait_for("Your move — choose what to do")
+    assert "A:ann (you)" in terminal.screen()
+    terminal.keys("Enter")  # open the first group of moves...
+    terminal.wait_for("which one?")
+    terminal.keys("Enter")  # ...and play its first move
+    screen = terminal.wait_for("ann puts down", "ann plays", "ann completes")
+    assert "greedy" in screen
+    terminal.keys("?")
+    terminal.wait_for("how to play")
+    terminal.keys("Escape")
+    terminal.wait_for("Goal: full sets")  # the table again
+    terminal.keys("q")
+    terminal.wait_exit()
+    assert record.exists()
+
+    done = subprocess.run(
+        [BESTIARY, "replay", str(record), "--json"], capture_output=True, text=True, check=True
+    )
+    final = json.loads(done.stdout)
+    events = len(record.read_text().splitlines()) - 1
+
+    terminal.tmux("kill-server")
+    terminal.start([BESTIARY, "replay", str(record)], tmp_path)
+    terminal.wait_for(f"Step 0 of {events}")
+    terminal.keys("Right")
+    terminal.wait_for(f"Step 1 of {events}")
+    terminal.keys("End")
+    screen = terminal.wait_for(f"Step {events} of {events} — showing everything")
+    for player in final["hands"]:
+        assert f"{player}" in screen
+    assert f"Draw Pile: {final['draw_pile']} cards" in screen
+    terminal.keys("v")
+    terminal.wait_for(f"Step {events} of {events} — showing ann's view")
+    terminal.keys("q")
+    terminal.wait_exit()
