@@ -32,27 +32,14 @@ from bestiary.critters.cards import (
     GAME_CHANGER,
     HOP_OVER,
     NO,
-    NON_CRITTERS,
     ULTIMATE_COLLECTOR,
     WILD,
 )
+from bestiary.critters.moves import fills_with_wilds, interned, turn_moves
 from bestiary.critters.setup import Table
 
 CardSet = tuple[str, tuple[str, ...]]
 """One set in front of a player: its kind and its cards (wilds are declared as the kind)."""
-
-_CACHE: dict[tuple[Any, ...], Any] = {}
-
-
-def _make(cls: Any, *args: Any) -> Any:
-    """Actions are values: intern them, so generating legal actions rarely builds objects."""
-    key = (cls, *args)
-    action = _CACHE.get(key)
-    if action is None:
-        if len(_CACHE) > 500_000:
-            _CACHE.clear()
-        action = _CACHE[key] = cls(*args)
-    return action
 
 
 class CrittersState:
@@ -248,122 +235,21 @@ class CrittersState:
             if p != self._awaiting:
                 return []
             if NO in self._hands[p]:
-                return [_make(SayNo, by), _make(Allow, by)]
-            return [_make(Allow, by)]
+                return [interned(SayNo, by), interned(Allow, by)]
+            return [interned(Allow, by)]
         if p != self._turn:
             return []
         acts = self._moves(p, by)
         hand = self._hands[p]
         if len(hand) <= self._t.hand_limit:
-            acts.append(_make(Pass, by))
+            acts.append(interned(Pass, by))
         elif not acts:
-            acts = [_make(Discard, by, c) for c in self._t.card_order if c in hand]
+            acts = [interned(Discard, by, c) for c in self._t.card_order if c in hand]
         return acts
 
     def _moves(self, p: int, by: str) -> list[CrittersAction]:
         """Every move but pass/discard for the turn player ``p``."""
-        t = self._t
-        size = t.set_size
-        kinds = t.kinds
-        players = t.players
-        hand = self._hands[p]
-        cnt: dict[str, int] = {}
-        for c in hand:
-            cnt[c] = cnt.get(c, 0) + 1
-        wilds = cnt.get(WILD, 0)
-        last = size - 1
-        inc: dict[str, tuple[str, ...]] = {}
-        wild_full: set[str] = set()
-        blocked: set[str] = set()  # kinds where one more wild would make an all-wild full set
-        for kind, cards in self._tabs[p]:
-            n_cards = len(cards)
-            if n_cards < size:
-                inc[kind] = cards
-                if n_cards == last and cards.count(WILD) == last:
-                    blocked.add(kind)
-            elif WILD in cards:
-                wild_full.add(kind)
-        memo = t.memo
-        cget = _CACHE.get
-        acts: list[CrittersAction] = []
-        add = acts.append
-        held = [k for k in kinds if k in cnt]
-        for k in held:
-            add(cget((Down, by, k, None)) or _make(Down, by, k, None))
-        if wilds:
-            every = memo.get(("down_wild", p))
-            if every is None:
-                every = memo[("down_wild", p)] = [_make(Down, by, WILD, k) for k in kinds]
-            acts.extend(every if not blocked else [a for a in every if a.as_ not in blocked])
-        for k in held:
-            for n in range(max(1, size - wilds), min(cnt[k], size) + 1):
-                add(
-                    cget((PlaySet, by, k, (k,) * n + (WILD,) * (size - n)))
-                    or _make(PlaySet, by, k, (k,) * n + (WILD,) * (size - n))
-                )
-        for k, cards in inc.items():
-            need = size - len(cards)
-            has = cnt.get(k, 0)
-            for n in range(0, min(has, need) + 1):
-                if need - n <= wilds and (n or k in cards):
-                    add(
-                        cget((Complete, by, k, (k,) * n + (WILD,) * (need - n)))
-                        or _make(Complete, by, k, (k,) * n + (WILD,) * (need - n))
-                    )
-        for k in held:
-            if k in wild_full:
-                every = memo.get(("swap_wild", p, k))
-                if every is None:
-                    every = memo[("swap_wild", p, k)] = [_make(SwapWild, by, k, k2) for k2 in kinds]
-                acts.extend(every if not blocked else [a for a in every if a.to not in blocked])
-        n = len(players)
-        if HOP_OVER in cnt:
-            for step in range(1, n):
-                q = (p + step) % n
-                for kind, cards in self._tabs[q]:
-                    if len(cards) < size:
-                        if kind in cards:
-                            add(
-                                cget((HopOver, by, players[q], kind, kind))
-                                or _make(HopOver, by, players[q], kind, kind)
-                            )
-                        if WILD in cards and kind not in blocked:
-                            add(
-                                cget((HopOver, by, players[q], kind, WILD))
-                                or _make(HopOver, by, players[q], kind, WILD)
-                            )
-        if GAME_CHANGER in cnt and inc:
-            give = [(k, c) for k, cards in inc.items() for c in (k, WILD) if c in cards]
-            for step in range(1, n):
-                q = (p + step) % n
-                theirs_inc = {k: c for k, c in self._tabs[q] if len(c) < size}
-                if not theirs_inc:
-                    continue
-                take = [(k, c) for k, cards in theirs_inc.items() for c in (k, WILD) if c in cards]
-                target = players[q]
-                for k1, c1 in give:
-                    for k2, c2 in take:
-                        if k1 != k2:
-                            if c2 == WILD and k2 in blocked:
-                                continue
-                            if c1 == WILD and _fills_with_wilds(theirs_inc.get(k1), last):
-                                continue
-                        add(
-                            cget((GameChanger, by, target, k1, c1, k2, c2))
-                            or _make(GameChanger, by, target, k1, c1, k2, c2)
-                        )
-        if ULTIMATE_COLLECTOR in cnt:
-            for step in range(1, n):
-                q = (p + step) % n
-                seen: list[str] = []
-                for kind, cards in self._tabs[q]:
-                    if len(cards) == size and kind not in seen:
-                        seen.append(kind)
-                        add(
-                            cget((UltimateCollector, by, players[q], kind))
-                            or _make(UltimateCollector, by, players[q], kind)
-                        )
-        return acts
+        return turn_moves(self, p, by)
 
     # ----------------------------------------------------------------- applying
     def apply(self, action: Any) -> None:
@@ -480,7 +366,7 @@ class CrittersState:
         if card != WILD:
             return False
         i = self._incomplete(seat, kind)
-        return i >= 0 and _fills_with_wilds(self._tabs[seat][i][1], self._t.set_size - 1)
+        return i >= 0 and fills_with_wilds(self._tabs[seat][i][1], self._t.set_size - 1)
 
     # handlers -------------------------------------------------------------
     def _do_down(self, a: Down) -> None:
@@ -593,11 +479,6 @@ class CrittersState:
         return refusal(self, action)
 
 
-def _fills_with_wilds(cards: tuple[str, ...] | None, last: int) -> bool:
-    """Would one more wild make this incomplete set an all-wild full set?"""
-    return cards is not None and len(cards) == last and all(c == WILD for c in cards)
-
-
 _CARD_OF: dict[type, str] = {
     HopOver: HOP_OVER,
     GameChanger: GAME_CHANGER,
@@ -619,4 +500,4 @@ _HANDLERS: dict[type, Any] = {
     Reshuffle: CrittersState._do_reshuffle,
 }
 
-__all__ = ["NON_CRITTERS", "CardSet", "CrittersState"]
+__all__ = ["CardSet", "CrittersState"]
