@@ -60,7 +60,7 @@ def main() -> None:
     print(f"tried {tried} policies in {args.seconds:.0f} s against {args.opponents} bots")
     searched = mean_return(env, best, held_out, rng)
     random_play = mean_return(env, None, held_out, rng)
-    print(f"mean final score on new deals: searched policy {searched:.2f}, random {random_play:.2f}")
+    print(f"mean final score on new deals: searched {searched:.2f}, random {random_play:.2f}")
 
 
 if __name__ == "__main__":
