@@ -25,6 +25,7 @@ from bestiary.tui.wild_app import WildApp
         (["play", "critters", "-o", "colour"], "key=value"),
         (["play", "wild", "--name", " "], "--name must not be empty"),
         (["play", "wild", "--players", "1"], "at least 2 players"),
+        (["play", "wild", "--tick", "0"], "a tick must last a positive number of seconds"),
     ],
 )
 def test_bad_play_input_is_one_sentence(args: list[str], says: str) -> None:

@@ -73,6 +73,9 @@ def play_command(
     save: Annotated[
         Path | None, typer.Option(help="Write the game's record (JSON Lines) here at the end.")
     ] = None,
+    tick: Annotated[
+        float, typer.Option(help="wild: seconds per tick of the bots' reaction times.")
+    ] = 0.6,
 ) -> None:
     """Play a game in the terminal against bots (wild in real time, critters turn by turn)."""
     from bestiary.core.options import parse_options
@@ -80,7 +83,8 @@ def play_command(
 
     _check_game(game)
     try:
-        table = new_table(game, players, bots, parse_options(option or []), seed, name)
+        options = parse_options(option or [])
+        table = new_table(game, players, bots, options, seed, name, tick)
     except ValueError as err:
         raise _fail(str(err)) from None
     play(table, save)
@@ -88,14 +92,29 @@ def play_command(
 
 @app.command("bench")
 def bench_command(
-    game: Annotated[str, typer.Argument(help="wild or critters.")],
+    game: Annotated[str, typer.Argument(help="wild, critters, or server (load over WebSockets).")],
     players: Annotated[int, typer.Option(help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(help="Games to play.")] = 2000,
     seed: Annotated[int, typer.Option(help="First seed; game i uses seed+i.")] = 1,
+    tables: Annotated[
+        str, typer.Option(help="server: table counts to load, comma-separated.")
+    ] = "10,50,100,200",
+    seconds: Annotated[float, typer.Option(help="server: seconds per table count.")] = 15.0,
+    of: Annotated[str, typer.Option("--of", help="server: critters, wild or both.")] = "both",
 ) -> None:
-    """Play seeded random legal games on one core and print games/s, steps/s and µs per step."""
+    """Benchmark an engine (random legal games, one core) or the server (`bench server`)."""
     from bestiary.bench import bench_engine
 
+    if game == "server":
+        from bestiary.server.loadtest import run_server_bench
+
+        served = list(GAME_NAMES[::-1]) if of == "both" else [_check_game(of)]
+        try:
+            counts = [int(n) for n in tables.split(",")]
+        except ValueError:
+            raise _fail(f"--tables should be numbers separated by commas, not {tables!r}") from None
+        run_server_bench(served, counts, seconds, echo=typer.echo)
+        return
     _check_game(game)
     try:
         result = bench_engine(game, players=players, games=games, seed=seed)

@@ -20,8 +20,9 @@ from bestiary.core.game import Game, State, get_game
 from bestiary.core.records import write_record
 from bestiary.tui.words import critters_words, wild_words
 
-# Real time for wild: one tick is this many seconds; bots count their reaction in ticks.
-TICK_SECONDS = 0.25
+# Real time for wild: one tick is this many seconds by default; bots count their reaction in
+# ticks. Slower than a simulation's so that a person can follow and answer.
+TICK_SECONDS = 0.6
 DEFAULT_NIGHTFALL_SECONDS = 120.0
 
 
@@ -80,6 +81,7 @@ class LiveTable:
         human: str,
         bots: Mapping[str, Agent],
         seed: int = 0,
+        tick_seconds: float = TICK_SECONDS,
     ) -> None:
         if human not in state.players:
             raise BadOption(f"{human!r} has no seat at this table")
@@ -88,6 +90,9 @@ class LiveTable:
         self.human = human
         self.bots = dict(bots)
         self.rng = random.Random(seed)
+        if not tick_seconds > 0:
+            raise BadOption("a tick must last a positive number of seconds")
+        self.tick_seconds = tick_seconds
         self.log: list[LogLine] = []
         self.ticks = 0
         self.quiet_ticks = 0  # wild: ticks since the last meeting, for Nightfall
@@ -96,7 +101,7 @@ class LiveTable:
         self._wait = {name: 0 for name in self.bots}
         options = state.header().get("options", {})
         seconds = float(options.get("nightfall_seconds", DEFAULT_NIGHTFALL_SECONDS))
-        self.nightfall_ticks = max(1, round(seconds / TICK_SECONDS))
+        self.nightfall_ticks = max(1, round(seconds / tick_seconds))
 
     @classmethod
     def new(
@@ -106,6 +111,7 @@ class LiveTable:
         bots: Sequence[str],
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        tick_seconds: float = TICK_SECONDS,
     ) -> LiveTable:
         """Seat ``human`` first and ``bots`` (registered bot names) after; deal from ``seed``."""
         game = get_game(game_name)
@@ -117,7 +123,7 @@ class LiveTable:
             name: make_bot(game_name, bot, name, seed + seat)
             for seat, (name, bot) in enumerate(zip(players[1:], bots, strict=True), start=1)
         }
-        return cls(game, state, human, agents, seed)
+        return cls(game, state, human, agents, seed, tick_seconds)
 
     @property
     def name(self) -> str:
@@ -156,7 +162,7 @@ class LiveTable:
     def seconds(self) -> float:
         """Seconds into the game: wild's ticks of real time, or the clock between turns."""
         if self.name == "wild":
-            return round(self.ticks * TICK_SECONDS, 2)
+            return round(self.ticks * self.tick_seconds, 2)
         return round(time.monotonic() - self.started, 2)
 
     def _words(self, event: dict[str, Any], meetings_before: int) -> LogLine:

@@ -10,7 +10,7 @@ from typing import Any
 from bestiary.core.agent import bot_entries
 from bestiary.core.errors import BadOption
 from bestiary.core.records import Event, Header
-from bestiary.tui.live import LiveTable, bot_list
+from bestiary.tui.live import TICK_SECONDS, LiveTable, bot_list
 
 # The bots a game is played against when --bots is not given, in order of preference.
 PREFERRED_BOTS = {"wild": ("honest", "random"), "critters": ("greedy", "random")}
@@ -34,6 +34,7 @@ def new_table(
     options: Mapping[str, Any],
     seed: int | None,
     name: str,
+    tick_seconds: float = TICK_SECONDS,
 ) -> LiveTable:
     """A table with ``name`` in the first seat and bots in the rest (BadOption if it can't)."""
     if not name.strip():
@@ -42,7 +43,7 @@ def new_table(
         raise BadOption("a game needs at least 2 players")
     names = bot_list(bots or default_bot(game), players)
     try:
-        return LiveTable.new(game, name, names, options, seed)
+        return LiveTable.new(game, name, names, options, seed, tick_seconds)
     except (KeyError, TypeError) as err:
         raise BadOption(str(err.args[0]) if err.args else str(err)) from None
 

@@ -1,6 +1,6 @@
 """``bestiary play wild``: Call of the Wild in real time at the keyboard.
 
-Bots act on their own clocks (the app advances the table one tick every ``TICK_SECONDS``);
+Bots act on their own clocks (the app advances the table one tick every ``tick_seconds``);
 you pick a card, make a Call, ask players to meet, draw, discard or withdraw with single keys
 (see the help screen). Everything on screen comes from your own view.
 """
@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, RichLog, Static
 
-from bestiary.tui.live import TICK_SECONDS, LiveTable
+from bestiary.tui.live import LiveTable
 from bestiary.tui.screens import WILD_HELP, EndScreen, HelpScreen
 from bestiary.tui.wild_table import asks_to_you, wild_table
 from bestiary.wild.cards import CREATURES
@@ -74,7 +74,7 @@ class WildApp(App[None]):
     def on_mount(self) -> None:
         self.refresh_table()
         if self.realtime:
-            self.set_interval(TICK_SECONDS, self.advance)
+            self.set_interval(self.table.tick_seconds, self.advance)
 
     # ---- time and drawing ---------------------------------------------------------------
 
