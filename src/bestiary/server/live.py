@@ -50,6 +50,7 @@ class LiveServer:
             port=self.port,
             log_level="warning",
             ws_max_size=1 << 20,
+            ws_per_message_deflate=False,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)

@@ -31,6 +31,7 @@ def serve(
         log_level="warning",
         access_log=False,
         ws_max_size=1 << 20,
+        ws_per_message_deflate=False,  # views are small; compressing them costs more than it saves
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )

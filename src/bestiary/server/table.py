@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -277,6 +277,10 @@ class Table:
 
     def _lobby_changed(self) -> None:
         self._save_table()
+        self._announce()
+
+    def _announce(self) -> None:
+        """Tell every socket at the table who sits where (seats, bots, presence, status)."""
         message = json.dumps({"type": "table", "table": self.info()})
         for conn in self._all_connections():
             conn.send_text(message)
@@ -369,7 +373,7 @@ class Table:
         seat.connections.discard(conn)
         if not seat.connections:
             self._seat_left(seat)
-            self._lobby_changed()
+            self._announce()
 
     def _seat_returned(self, seat: Seat, conn: Connection) -> None:
         seat.connections.add(conn)
@@ -382,7 +386,7 @@ class Table:
                 seat.wake.cancel()
                 seat.wake = None
         if len(seat.connections) == 1:
-            self._lobby_changed()
+            self._announce()
 
     def _seat_left(self, seat: Seat) -> None:
         if self.status != "playing" or seat.bot is not None or seat.grace is not None:
@@ -397,7 +401,7 @@ class Table:
         if name is None:
             return
         seat.agent = make_bot(self.game_name, name, seat.name, self._rng.randrange(2**31))
-        self._lobby_changed()
+        self._announce()
         self._wake_bots()
 
     def _best_bot(self) -> str | None:
@@ -456,13 +460,13 @@ class Table:
         state = self.state
         if state is None or self.status != "playing":
             return "the game is not in play."
-        before = len(state.events())
+        before = len(_applied(state))
         try:
             state.apply(action)
         except (IllegalAction, ValueError) as err:
             return _sentence(err)
         t = round(time.time() - (self.started or time.time()), 3)
-        new = state.events()[before:]
+        new = [a.to_event() for a in _applied(state)[before:]]
         for event in new:
             self.seq += 1
             self.store.append_event(self.code, self.seq, {**event, "t": t})
@@ -606,6 +610,24 @@ class Table:
             text = self._state_message(None, public, None)
             for conn in self.spectators:
                 conn.send_text(text)
+
+
+def _applied(state: State) -> Sequence[Any]:
+    """The actions applied so far (chance included), without rebuilding every event line."""
+    applied = getattr(state, "actions_applied", None)  # wild
+    if applied is None and hasattr(state, "actions_log"):  # critters
+        applied = state.actions_log()
+    if applied is None:
+        applied = [_Logged(e) for e in state.events()]
+    return applied
+
+
+@dataclass(frozen=True)
+class _Logged:
+    event: dict[str, Any]
+
+    def to_event(self) -> dict[str, Any]:
+        return self.event
 
 
 def _sentence(err: BaseException) -> str:

@@ -1,0 +1,230 @@
+"""``bestiary bench server``: closed-loop load over real WebSockets on 127.0.0.1.
+
+The server runs in its own process pinned to core 0; this load generator pins itself to core 1.
+For each table count T, T tables of 4 clients are created and joined through the lobby (HTTP),
+and every client acts as soon as it may (one action in flight per client), picking a random
+legal action from its latest view (a `meet` when one is open, as players would). A finished game
+is replaced by a new table. Each level runs for a bounded time; latency is measured from a
+client sending an action to receiving its own updated view (the state message echoing its ref).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from bestiary.server.live import free_port
+
+SEATS = 4
+
+
+@dataclass
+class Level:
+    """What one table count measured."""
+
+    game: str
+    tables: int
+    seconds: float = 0.0
+    moves: int = 0
+    refused: int = 0
+    errors: int = 0
+    games: int = 0
+    latencies: list[float] = field(default_factory=list)
+    rss_mb: float = 0.0
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return 1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+    def row(self) -> str:
+        rate = self.moves / self.seconds if self.seconds else 0.0
+        return (
+            f"{self.game:9} {self.tables:6} {rate:10,.0f} {self.percentile(0.50):8.1f} "
+            f"{self.percentile(0.95):8.1f} {self.percentile(0.99):8.1f} {self.rss_mb:8.0f} "
+            f"{self.errors:6} {self.refused:8} {self.games:6}"
+        )
+
+
+HEADER = (
+    f"{'game':9} {'tables':>6} {'moves/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+    f"{'RSS MB':>8} {'errors':>6} {'refused':>8} {'games':>6}"
+)
+
+
+def _pin(core: int) -> None:
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setaffinity(0, {core % (os.cpu_count() or 1)})
+
+
+def _rss_mb(pid: int) -> float:
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Client:
+    """One seat's client: acts on its latest state, one action in flight."""
+
+    def __init__(self, level: Level, rng: random.Random, stop_at: float) -> None:
+        self.level = level
+        self.rng = rng
+        self.stop_at = stop_at
+        self.ref = 0
+        self.sent_at: float | None = None
+        self.latest: dict[str, Any] | None = None
+
+    async def play(self, ws: ClientConnection, token: str) -> None:
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        async for raw in ws:
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "state":
+                if self.sent_at is not None and message.get("ref") == self.ref:
+                    self.level.latencies.append(time.perf_counter() - self.sent_at)
+                    self.level.moves += 1
+                    self.sent_at = None
+                self.latest = message
+                if message["over"]:
+                    return
+            elif kind == "error":
+                if message.get("ref") == self.ref and self.sent_at is not None:
+                    self.level.refused += 1
+                    self.sent_at = None
+                else:
+                    self.level.errors += 1
+            if self.sent_at is None and time.monotonic() < self.stop_at:
+                await self._act(ws)
+            elif time.monotonic() >= self.stop_at and self.sent_at is None:
+                return
+
+    async def _act(self, ws: ClientConnection) -> None:
+        legal = self.latest["legal"] if self.latest else []
+        if not legal:
+            return
+        meets = [a for a in legal if a["do"] == "meet"]
+        action = self.rng.choice(meets or legal)
+        self.ref += 1
+        self.sent_at = time.perf_counter()
+        await ws.send(json.dumps({"type": "action", "action": action, "ref": self.ref}))
+
+
+async def _table_loop(
+    base: str, game: str, level: Level, rng: random.Random, stop_at: float
+) -> None:
+    ws_base = base.replace("http://", "ws://")
+    options = {"nightfall_seconds": 5} if game == "wild" else {}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while time.monotonic() < stop_at:
+            try:
+                made = (
+                    await http.post(
+                        "/api/tables",
+                        json={"game": game, "seats": SEATS, "name": "p1", "options": options},
+                    )
+                ).json()
+                code, tokens = made["code"], [made["token"]]
+                for i in range(2, SEATS + 1):
+                    joined = await http.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
+                    tokens.append(joined.json()["token"])
+                await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
+                sockets = [
+                    await connect(f"{ws_base}/ws/{code}", max_size=None, compression=None)
+                    for _ in tokens
+                ]
+            except (httpx.HTTPError, OSError, KeyError):
+                level.errors += 1
+                await asyncio.sleep(0.05)
+                continue
+            clients = [Client(level, random.Random(rng.random()), stop_at) for _ in tokens]
+            try:
+                await asyncio.gather(
+                    *(c.play(s, t) for c, s, t in zip(clients, sockets, tokens, strict=True))
+                )
+            except Exception:
+                level.errors += 1
+            finally:
+                for sock in sockets:
+                    await sock.close()
+            if any(c.latest and c.latest["over"] for c in clients):
+                level.games += 1
+
+
+async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int) -> Level:
+    level = Level(game, tables)
+    rng = random.Random(tables)
+    start = time.monotonic()
+    stop_at = start + seconds
+    await asyncio.gather(*(_table_loop(base, game, level, rng, stop_at) for _ in range(tables)))
+    level.seconds = time.monotonic() - start
+    level.rss_mb = _rss_mb(pid)
+    return level
+
+
+def run_server_bench(
+    games: list[str], table_counts: list[int], seconds: float, echo: Any = print
+) -> list[Level]:
+    """Start a server on core 0, load it from core 1, print and return one row per level."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
+        code = (
+            "from bestiary.server.run import serve\n"
+            "from bestiary.server.table import TableSettings\n"
+            f"serve(port={port}, db={db!r}, quiet=True, rate=5000.0,"
+            " settings=TableSettings(grace_seconds=3600))\n"
+        )
+        server = subprocess.Popen([sys.executable, "-c", code], preexec_fn=lambda: _pin(0))
+        _pin(1)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_up(base, server)
+            echo(HEADER)
+            levels = []
+            for game in games:
+                for tables in table_counts:
+                    level = _run(_run_level(base, game, tables, seconds, server.pid))
+                    echo(level.row())
+                    levels.append(level)
+            return levels
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+def _run(coro: Any) -> Level:
+    try:
+        import uvloop
+
+        result: Level = uvloop.run(coro)
+        return result
+    except ImportError:
+        return asyncio.run(coro)  # type: ignore[no-any-return]
+
+
+def _wait_up(base: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("the server exited before it was up")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(base + "/api/games", timeout=1).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError("the server did not come up within 30 s")
