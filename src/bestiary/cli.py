@@ -101,6 +101,16 @@ def bench_command(
     ] = "10,50,100,200",
     seconds: Annotated[float, typer.Option(help="server: seconds per table count.")] = 15.0,
     of: Annotated[str, typer.Option("--of", help="server: critters, wild or both.")] = "both",
+    adapters: Annotated[
+        bool, typer.Option("--adapters", help="Also time PettingZoo, Gymnasium and OpenSpiel.")
+    ] = False,
+    peers: Annotated[
+        bool,
+        typer.Option("--peers", help="Also time RLCard uno, PettingZoo leduc, OpenSpiel hearts."),
+    ] = False,
+    adapter_seconds: Annotated[
+        float, typer.Option(help="--adapters/--peers: seconds per figure.")
+    ] = 3.0,
 ) -> None:
     """Benchmark an engine (random legal games, one core) or the server (`bench server`)."""
     from bestiary.bench import bench_engine
@@ -121,6 +131,14 @@ def bench_command(
     except ValueError as err:
         raise _fail(str(err)) from None
     typer.echo(result.report())
+    if adapters or peers:
+        from bestiary.adapters.speed import bench_adapters, bench_peers
+
+        rates = bench_adapters(game, players, adapter_seconds, seed) if adapters else []
+        rates += bench_peers(adapter_seconds, seed) if peers else []
+        typer.echo("through the research APIs (random legal play, one core):")
+        for rate in rates:
+            typer.echo(rate.line())
 
 
 @app.command("demo")
