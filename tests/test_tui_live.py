@@ -1,0 +1,64 @@
+"""The live table behind both apps: bots on the tick model, records that replay exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bestiary.core.errors import BadOption
+from bestiary.core.game import replay
+from bestiary.core.records import read_record
+from bestiary.tui.live import LiveTable
+from bestiary.tui.run import new_table
+from bestiary.wild import GAME
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    bots=st.sampled_from(["random", "honest,hunter", "cautious,reader", "trickster"]),
+)
+def test_wild_bots_finish_and_the_record_replays(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, bots: str
+) -> None:
+    players = 3 if "," in bots else 2
+    table = new_table("wild", players, bots, {"nightfall_seconds": 30}, seed, "ann")
+    for _ in range(5_000):
+        if table.state.is_over:
+            break
+        table.tick()
+    assert table.state.is_over  # Sundown, or Nightfall once the table goes quiet
+    path = tmp_path_factory.mktemp("rec") / "game.jsonl"
+    table.save(path)
+    header, events = read_record(path)
+    assert replay(header, events).summary() == table.state.summary()
+    times = [event["t"] for _, event in events]
+    assert times == sorted(times) and times[-1] == table.seconds()
+
+
+def test_critters_bots_take_their_turns_until_the_human_is_due() -> None:
+    table = new_table("critters", 3, "greedy,random", {}, 4, "ann")
+    table.play(table.state.legal_actions("ann")[0])
+    while table.bot_turn():
+        pass
+    assert table.to_act() == "ann" or table.state.is_over
+    assert table.bot_turn() is False  # nothing moves until ann does
+
+
+def test_refused_human_action_is_one_sentence_and_changes_nothing() -> None:
+    table = new_table("wild", 2, "honest", {}, 1, "ann")
+    before = table.state.summary()
+    error = table.play_event({"do": "meet", "with": "honest"})
+    assert error is not None and "\n" not in error
+    error = table.play_event({"do": "call", "card": "dragon", "call": "skeevil"})
+    assert error is not None and "dragon" in error
+    assert table.state.summary() == before and table.log == []
+
+
+def test_a_human_needs_a_seat(tmp_path: Path) -> None:
+    state = GAME.new_game(["ann", "bo"], seed=1)
+    with pytest.raises(BadOption, match="'cy' has no seat"):
+        LiveTable(GAME, state, "cy", {})
