@@ -65,11 +65,6 @@ def determinize(
     players = tuple(view["players"])
     counts: dict[str, int] = dict(view["deck"])
     kinds = list(view["kinds"])
-    deck = make_deck(
-        {k: counts[k] for k in kinds},
-        counts.get(WILD, 0),
-        {a: counts.get(a, 0) for a in ACTION_CARDS},
-    )
     unseen = dict(counts)
     seen: list[str] = list(view["hand"]) + list(view["centre_pile"])
     for sets in view["tableaus"].values():
@@ -85,11 +80,16 @@ def determinize(
         raise BadOption("the view's hidden card counts do not match the deck")
     rng.shuffle(pool)
     options = view["options"]
-    key = (players, tuple(sorted(options.items())), view["first"], deck)
+    key = (players, tuple(sorted(options.items())), view["first"], tuple(counts.items()))
     table = _TABLES.get(key)
     if table is None:
         if len(_TABLES) > 256:
             _TABLES.clear()
+        deck = make_deck(
+            {k: counts[k] for k in kinds},
+            counts.get(WILD, 0),
+            {a: counts.get(a, 0) for a in ACTION_CARDS},
+        )
         table = _TABLES[key] = Table(
             players,
             options["set_size"],
