@@ -397,6 +397,21 @@ def test_swap_wild_to_the_same_kind_and_into_an_incomplete_set() -> None:
     refused(state, SwapWild("bo", "frog", "fox"), "no full frog set")
 
 
+def test_swap_wild_takes_the_older_full_set_only() -> None:
+    # RULINGS.md: with two full sets of a kind, a move naming the kind takes the older one.
+    state = table(
+        {
+            "ann": ["fox", "fox", "fox", "wild", "frog", "fox"],
+            "bo": ["owl", "owl", "owl", "owl", "owl", "owl"],
+        },
+        ["fox", "turtle", "fox", *FILLER],
+    )
+    play(state, PlaySet("ann", "fox", ("fox", "fox", "fox")), Down("bo", "owl"))
+    play(state, PlaySet("ann", "fox", ("fox", "wild", "fox")), Down("bo", "owl"))
+    assert SwapWild("ann", "fox", "frog") not in state.legal_actions("ann")
+    refused(state, SwapWild("ann", "fox", "frog"), "older full fox set holds no wild")
+
+
 def test_game_changer_completing_both_sets_makes_two_winners() -> None:
     filler = ["turtle"] * 20
     state = table(

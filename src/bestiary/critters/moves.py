@@ -51,6 +51,7 @@ def turn_moves(state: CrittersState, p: int, by: str) -> list[CrittersAction]:
     last = size - 1
     inc: dict[str, tuple[str, ...]] = {}
     wild_full: set[str] = set()
+    full_seen: set[str] = set()
     blocked: set[str] = set()  # kinds where one more wild would make an all-wild full set
     for kind, cards in state._tabs[p]:
         n_cards = len(cards)
@@ -58,8 +59,10 @@ def turn_moves(state: CrittersState, p: int, by: str) -> list[CrittersAction]:
             inc[kind] = cards
             if n_cards == last and cards.count(WILD) == last:
                 blocked.add(kind)
-        elif WILD in cards:
-            wild_full.add(kind)
+        elif kind not in full_seen:  # only the older full set of a kind can be swapped into
+            full_seen.add(kind)
+            if WILD in cards:
+                wild_full.add(kind)
     memo = t.memo
     cget = _CACHE.get
     acts: list[CrittersAction] = []

@@ -207,7 +207,9 @@ def _check_swap_wild(state: CrittersState, p: int, a: SwapWild) -> str | None:
     if reason:
         return reason
     if state._full_with_wild(p, a.kind) < 0:
-        return f"{a.by} has no full {a.kind} set holding a wild"
+        if not any(k == a.kind and len(c) == state.set_size for k, c in state._tabs[p]):
+            return f"{a.by} has no full {a.kind} set holding a wild"
+        return f"{a.by}'s older full {a.kind} set holds no wild (a move takes the older set)"
     return _all_wild(state, p, a.to)
 
 

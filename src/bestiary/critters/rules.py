@@ -452,10 +452,15 @@ class CrittersState:
         self._end_turn(False)
 
     def _full_with_wild(self, seat: int, kind: str) -> int:
+        """The index of ``seat``'s older full ``kind`` set if it holds a wild, else -1.
+
+        RULINGS.md: where a move names a kind and the player has two full sets of it, it takes
+        the older one; so a wild in the newer set cannot be swapped while an older one exists.
+        """
         size = self._t.set_size
         for i, (k, cards) in enumerate(self._tabs[seat]):
-            if k == kind and len(cards) == size and WILD in cards:
-                return i
+            if k == kind and len(cards) == size:
+                return i if WILD in cards else -1
         return -1
 
     def _do_pass(self, a: Pass) -> None:
