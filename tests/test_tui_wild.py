@@ -46,13 +46,15 @@ class Idle:
 
 def table_with(bot: str | None, options: dict[str, Any] | None = None) -> LiveTable:
     other = bot or "idle"
-    header = {
+    header: dict[str, Any] = {
         "game": "wild",
         "version": 1,
         "players": ["ann", other],
         "options": options or {},
         "packs": {"ann": ANN, other: BOT},
     }
+    if (options or {}).get("objectives"):
+        header["objectives"] = {"ann": "mate_twice", other: "eat_skeevil"}
     agent: Agent = make_bot("wild", bot, other, 1) if bot else Idle(other)
     return LiveTable(GAME, GAME.from_header(header), "ann", {other: agent})
 
@@ -206,3 +208,14 @@ def test_table_reads_without_colour() -> None:
     assert "⚠ ASKS YOU" in text
     assert "A:ann (you)" in text and "B:idle" in text
     assert "snerlep calls" not in text
+
+
+def test_watering_hole_counts_and_reveal() -> None:
+    table = table_with(None, {"objectives": True})
+    state = table.state
+    state.apply(GAME.action_from_event({"by": "ann", "do": "discard", "card": "snerlep"}))
+    assert "Watering Hole: face-down: ann 1" in text_of(wild_table(state.view("idle")))
+    revealed = text_of(wild_table(state.view(None), reveal=state.summary()))
+    assert "face-down: ann 1 (~ snerlep×1)" in revealed
+    assert "Your Objective (1 pt): Mate at least twice" in text_of(wild_table(state.view("ann")))
+    assert "Objective" not in text_of(wild_table(state.view(None)))

@@ -85,8 +85,8 @@ class ReplayApp(App[None]):
         Binding("left,p", "step(-1)", "previous"),
         Binding("pagedown", "step(10)", "+10", show=False),
         Binding("pageup", "step(-10)", "-10", show=False),
-        Binding("end,e", "jump_end", "end"),
-        Binding("home,g", "jump_start", "start"),
+        Binding("end,e", "jump_end", "to the end"),
+        Binding("home,g", "jump_start", "to the deal"),
         Binding("v", "switch_view", "everything / one seat"),
         Binding("q,escape", "quit", "quit"),
     ]

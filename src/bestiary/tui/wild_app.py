@@ -143,11 +143,7 @@ class WildApp(App[None]):
             head.append(f"Sundown brought by {' and '.join(summary['ended_by'])}.\n")
         scores = "   ".join(f"{p}: {s}" for p, s in summary["scores"].items())
         head.append(f"Scores — {scores}\n")
-        parts: list[RenderableType] = [head, wild_table(view, reveal=summary)]
-        for player, objective in view.get("objectives", {}).items():
-            done = "scored" if objective.get("scored") else "not scored"
-            parts.append(Text(f"{player}'s Objective: {objective['title']} ({done})"))
-        return Group(*parts)
+        return Group(head, wild_table(view, reveal=summary))
 
     # ---- keys ---------------------------------------------------------------------------
 

@@ -144,23 +144,31 @@ def players_table(view: View, reveal: View | None = None) -> Table:
 
 
 def watering_hole(view: View, reveal: View | None = None) -> Text:
-    """Face-up cards by creature, face-down cards counted per owner (their creatures hidden)."""
+    """Face-up cards counted by creature; face-down cards counted per owner (their creatures
+    shown only when ``reveal`` is given)."""
     hole = view["watering_hole"]
     text = Text("Watering Hole: ", style="bold")
-    if reveal is not None:
-        shown = [(c["creature"], c["owner"], c["face_up"]) for c in reveal["watering_hole"]]
-    else:
-        shown = [(c["creature"], c["owner"], True) for c in hole["face_up"]]
-    if not shown and not any(hole["face_down"].values()):
+    face_up = Counter(card["creature"] for card in hole["face_up"])
+    face_down: dict[str, int] = {p: n for p, n in hole["face_down"].items() if n}
+    if not face_up and not face_down:
         text.append("empty", style="dim")
         return text
-    for creature, owner, up in shown:
-        text.append_text(creature_text(creature))
-        text.append(f" ({owner}{'' if up else ', face-down'})  ")
-    if reveal is None:
-        down = [f"{owner} {n}" for owner, n in hole["face_down"].items() if n]
-        if down:
-            text.append("face-down: " + ", ".join(down), style="dim")
+    for creature in CREATURES:
+        if face_up[creature]:
+            text.append_text(creature_text(creature))
+            text.append(f"×{face_up[creature]}  ")
+    if face_down:
+        text.append("face-down: " + ", ".join(f"{p} {n}" for p, n in face_down.items()))
+    if reveal is not None:
+        hidden = Counter(c["creature"] for c in reveal["watering_hole"] if not c["face_up"])
+        if hidden:
+            text.append(" (")
+            text.append_text(
+                Text(" ").join(
+                    creature_text(c) + Text(f"×{hidden[c]}") for c in CREATURES if hidden[c]
+                )
+            )
+            text.append(")")
     return text
 
 
@@ -178,6 +186,11 @@ def wild_table(view: View, reveal: View | None = None) -> RenderableType:
         watering_hole(view, reveal),
     ]
     objective = view.get("objective")
-    if objective:
+    if objective and "objectives" not in view:
         parts.append(Text(f"Your Objective ({objective['points']} pt): {objective['title']}"))
+    for player, shown in view.get("objectives", {}).items():  # turned up at the end
+        done = "scored" if shown.get("scored") else "not scored"
+        parts.append(
+            Text(f"{player}'s Objective ({shown['points']} pt): {shown['title']} — {done}")
+        )
     return Group(*parts)
