@@ -76,6 +76,8 @@ def test_critters_resample_keeps_what_the_seat_knows_and_redeals_the_rest() -> N
         sample = state.resample(player, random.Random(seed))
         assert sample.information_state_string(player) == state.information_state_string(player)
         assert sample.observation_string(player) == state.observation_string(player)
+        assert sample.observation_tensor(player) == state.observation_tensor(player)
+        assert sample.information_state_tensor(player) == state.information_state_tensor(player)
         assert sample.legal_actions() == state.legal_actions()
         other_hands.add(tuple(sorted(sample.engine.hand(f"player_{(player + 1) % 3}"))))
     assert len(other_hands) > 1

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pettingzoo = pytest.importorskip("pettingzoo")
 
@@ -19,6 +22,8 @@ from pettingzoo.test import (  # noqa: E402
 
 from bestiary.adapters import critters_v0, wild_v0  # noqa: E402
 from bestiary.core.errors import BadOption  # noqa: E402
+from bestiary.core.game import replay  # noqa: E402
+from bestiary.critters.view import determinize  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -203,3 +208,44 @@ def test_objectives_cannot_be_switched_at_reset() -> None:
     env = wild_v0.parallel_env(players=2)
     with pytest.raises(BadOption, match="objectives"):
         env.reset(options={"game_options": {"objectives": True}})
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10_000), steps=st.integers(0, 120))
+def test_critters_observation_unchanged_when_hidden_cards_are_redealt(
+    players: int, seed: int, steps: int
+) -> None:
+    env = critters_v0.raw_env(players=players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if env.terminations[env.agent_selection]:
+            break
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    real = env.game_state
+    for agent in env.possible_agents:
+        seen = env.observe(agent)
+        env._state = determinize(real.view(agent), agent, random.Random(seed))
+        redealt = env.observe(agent)
+        env._state = real
+        assert np.array_equal(seen["observation"], redealt["observation"])
+        assert np.array_equal(seen["action_mask"], redealt["action_mask"])
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000))
+def test_critters_episode_record_replays_to_the_same_table(players: int, seed: int) -> None:
+    env = critters_v0.raw_env(players=players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _agent in env.agent_iter(20_000):
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    state = env.game_state
+    assert state.is_over
+    again = replay(state.header(), list(enumerate(state.events(), start=2)))
+    assert again.summary() == state.summary()
