@@ -7,6 +7,7 @@ re-deal of the hidden cards gives the same list.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -229,6 +230,30 @@ _register(
 )
 
 
+def progress(state: CrittersState, player: str) -> float:
+    """Full-set kinds, plus a fraction for each incomplete set and its size."""
+    size = state.set_size
+    full = set()
+    partial = 0.0
+    for s in state.tableau(player):
+        if s["full"]:
+            full.add(s["kind"])
+        else:
+            partial += (len(s["cards"]) / size) ** 2
+    return len(full) + 0.5 * partial
+
+
+def judge(state: CrittersState) -> dict[str, float]:
+    """Win chances of an unfinished game: a softmax over everyone's progress."""
+    weights = {p: math.exp(JUDGE_SHARPNESS * progress(state, p)) for p in state.players}
+    total = sum(weights.values())
+    return {p: w / total for p, w in weights.items()}
+
+
+JUDGE_SHARPNESS = 1.5
+PLAYOUT_DEPTH = 12
+
+
 class IsmctsBot(CritterBot):
     """Information-set Monte Carlo tree search over determinized views."""
 
@@ -242,11 +267,27 @@ class IsmctsBot(CritterBot):
         moves = legal_moves(view, self.rng)
         if len(moves) == 1:
             return moves[0]
-        move, _ = search(view, self.rng, self.budget, policy=greedy_playout, prune=best_few)
+        move, _ = search(
+            view,
+            self.rng,
+            self.budget,
+            policy=greedy_playout,
+            prune=best_few,
+            depth=PLAYOUT_DEPTH,
+            evaluate=judge,
+        )
         return move
 
     def choose(self, view: View, moves: list[Any]) -> Any:
-        return search(view, self.rng, self.budget, policy=greedy_playout, prune=best_few)[0]
+        return search(
+            view,
+            self.rng,
+            self.budget,
+            policy=greedy_playout,
+            prune=best_few,
+            depth=PLAYOUT_DEPTH,
+            evaluate=judge,
+        )[0]
 
 
 # Iterations per move of the registered ``ismcts`` bot: an iteration budget (not milliseconds)

@@ -214,7 +214,9 @@ class ReaderBot(WildBot):
     THRESHOLD = 0.15
 
     def _bonus(self, view: View) -> bool:
-        # The view carries no options; with the Mating Bonus, a foreign Den card scores 2.
+        if "options" in view:
+            return bool(view["options"].get("mating_bonus", False))
+        # Without options in the view: with the Mating Bonus, a foreign Den card scores 2.
         for player, den in view["dens"].items():
             foreign = sum(1 for card in den if card["owner"] != player)
             if foreign:

@@ -28,6 +28,20 @@ _MAKERS = (PlaySet, Complete, UltimateCollector)
 Pruner = Callable[[CrittersState, str, list[Any]], list[Any]]
 
 
+# Values a position that a depth-limited playout left unfinished: player -> expected win share.
+Evaluator = Callable[[CrittersState], dict[str, float]]
+
+
+@dataclass(frozen=True)
+class Playout:
+    """How an iteration finishes the game: a policy, a depth limit, and a judge for the rest."""
+
+    rng: random.Random
+    policy: Callable[[CrittersState, str, random.Random], Any]
+    depth: int
+    evaluate: Evaluator | None
+
+
 @dataclass
 class Node:
     """One move in the tree; ``mover`` is the player who made it (their reward is stored)."""
@@ -79,11 +93,26 @@ def search(
     exploration: float = 0.7,
     policy: Callable[[CrittersState, str, random.Random], Any] = rollout_move,
     prune: Pruner | None = None,
+    depth: int = ROLLOUT_LIMIT,
+    evaluate: Evaluator | None = None,
 ) -> tuple[Any, Node]:
-    """The move to make from ``view`` (the searching seat is ``view["you"]``), and the tree."""
+    """The move to make from ``view`` (the searching seat is ``view["you"]``), and the tree.
+
+    The root is searched in rounds: each round samples one determinization and one playout
+    seed and tries every candidate move on that same sample (common random numbers), so that
+    moves are compared on the same luck; below the root the tree is searched with UCB.
+    """
     me: str = view["you"]
     root = Node()
     plain = dict(view)
+    sample = determinize(plain, me, rng)
+    moves = sample.legal_actions(me)
+    if prune is not None and len(moves) > 1:
+        moves = prune(sample, me, moves)
+    for move in moves:
+        root.children[move] = Node(mover=me)
+    if len(moves) == 1:
+        return moves[0], root
     deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
     done = 0
     while True:
@@ -91,23 +120,33 @@ def search(
             break
         if deadline is not None and done and time.perf_counter() >= deadline:
             break
-        _iterate(root, determinize(plain, me, rng), rng, exploration, policy, prune)
-        done += 1
+        if done:
+            sample = determinize(plain, me, rng)
+        seed = rng.getrandbits(63)
+        for move in moves:
+            state = sample.clone()
+            state.apply(move)
+            node = root.children[move]
+            node.available += 1
+            playout = Playout(random.Random(seed), policy, depth, evaluate)
+            _iterate(node, state, playout, exploration, prune)
+            done += 1
     children = root.children
-    best = max(children, key=lambda m: (children[m].visits, children[m].reward))
+    best = max(moves, key=lambda m: (children[m].reward / max(1, children[m].visits), m in moves))
     return best, root
 
 
 def _iterate(
-    root: Node,
+    start: Node,
     state: CrittersState,
-    rng: random.Random,
+    playout: Playout,
     exploration: float,
-    policy: Callable[[CrittersState, str, random.Random], Any],
     prune: Pruner | None,
 ) -> None:
-    path = [root]
-    node = root
+    """One iteration below ``start`` (whose move is already applied to ``state``)."""
+    path = [start]
+    node = start
+    rng, policy = playout.rng, playout.policy
     while not state.is_over:  # selection and expansion
         if state.chance_due:
             state.apply(state.chance_outcome(rng))
@@ -134,7 +173,7 @@ def _iterate(
         state.apply(move)
         path.append(node)
     steps = 0
-    while not state.is_over and steps < ROLLOUT_LIMIT:  # playout
+    while not state.is_over and steps < playout.depth:  # playout
         if state.chance_due:
             state.apply(state.chance_outcome(rng))
             continue
@@ -142,8 +181,11 @@ def _iterate(
         assert actor is not None
         state.apply(policy(state, actor, rng))
         steps += 1
-    rewards = _rewards(state)
-    for visited in path[1:]:  # backpropagation
+    if state.is_over or playout.evaluate is None:
+        rewards = _rewards(state)
+    else:
+        rewards = playout.evaluate(state)
+    for visited in path:  # backpropagation
         visited.visits += 1
         if visited.mover is not None:
             visited.reward += rewards.get(visited.mover, 0.0)

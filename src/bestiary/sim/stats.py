@@ -44,7 +44,10 @@ def wilson(successes: float, trials: int, confidence: float = 0.95) -> tuple[flo
     denominator = 1.0 + z * z / n
     centre = (p + z * z / (2.0 * n)) / denominator
     half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 or 1 the exact bound is 0 or 1; rounding must not leave the observed rate outside.
+    low = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
+    high = 1.0 if successes == trials else min(1.0, max(p, centre + half))
+    return (low, high)
 
 
 @dataclass(frozen=True)
