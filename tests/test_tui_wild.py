@@ -219,3 +219,9 @@ def test_watering_hole_counts_and_reveal() -> None:
     assert "face-down: ann 1 (~ snerlep×1)" in revealed
     assert "Your Objective (1 pt): Mate at least twice" in text_of(wild_table(state.view("ann")))
     assert "Objective" not in text_of(wild_table(state.view(None)))
+
+
+def test_picked_card_is_bracketed() -> None:
+    view = table_with(None).view()
+    assert "1:▲ megalotaur  [2:~ snerlep]" in text_of(wild_table(view, picked=1))
+    assert "[1:▲ megalotaur]  2:~ snerlep" in text_of(wild_table(view, picked=0))

@@ -64,6 +64,7 @@ class WildApp(App[None]):
         self.message: Text = Text("")
         self._logged = 0
         self._ended = False
+        self._askers: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(id="table")
@@ -91,7 +92,11 @@ class WildApp(App[None]):
         view = self.table.view()
         hand = list(view.get("hand", []))
         self.picked = min(self.picked, max(0, len(hand) - 1))
-        self.query_one("#table", Static).update(wild_table(view))
+        self.query_one("#table", Static).update(wild_table(view, picked=self.picked))
+        askers = set(asks_to_you(view))
+        if askers - self._askers:
+            self.bell()  # someone new is waiting for your answer
+        self._askers = askers
         self.query_one("#prompt", Static).update(self.prompt(view, hand))
         log = self.query_one("#log", RichLog)
         for line in self.table.log[self._logged :]:

@@ -42,11 +42,16 @@ def food_chain() -> Text:
     return line
 
 
-def _cards(creatures: list[str], numbered: bool = False) -> Text:
+def _cards(creatures: list[str], numbered: bool = False, picked: int | None = None) -> Text:
     text = Text()
     for n, creature in enumerate(creatures, start=1):
         if n > 1:
             text.append("  ")
+        if n - 1 == picked:
+            text.append(f"[{n}:", style="bold reverse")
+            text.append_text(creature_text(creature).copy())
+            text.append("]", style="bold reverse")
+            continue
         if numbered:
             text.append(f"{n}:", style="bold")
         text.append_text(creature_text(creature))
@@ -78,9 +83,9 @@ def _offer(view: View, player: str, reveal: View | None) -> Text:
     return text
 
 
-def _hand(view: View, player: str, reveal: View | None) -> Text:
+def _hand(view: View, player: str, reveal: View | None, picked: int | None) -> Text:
     if player == view.get("you"):
-        return _cards(list(view.get("hand", [])), numbered=True)
+        return _cards(list(view.get("hand", [])), numbered=True, picked=picked)
     if reveal is not None:
         return _cards(list(reveal["hands"][player]))
     n = view["hand_sizes"][player]
@@ -115,8 +120,11 @@ def _den(view: View, player: str) -> Text:
     return text
 
 
-def players_table(view: View, reveal: View | None = None) -> Table:
-    """One row per player: Pack, hand, offer and Call, asks out, Den and score."""
+def players_table(view: View, reveal: View | None = None, picked: int | None = None) -> Table:
+    """One row per player: Pack, hand, offer and Call, asks out, Den and score.
+
+    ``picked`` is the index of the card you have picked in your hand, shown in brackets.
+    """
     players = list(view["players"])
     you = view.get("you")
     winners = set(view.get("winners", []))
@@ -134,7 +142,7 @@ def players_table(view: View, reveal: View | None = None) -> Table:
         table.add_row(
             name,
             str(view["packs"][player]),
-            _hand(view, player, reveal),
+            _hand(view, player, reveal, picked),
             _offer(view, player, reveal),
             _asks(view, player),
             _den(view, player),
@@ -178,11 +186,11 @@ def asks_to_you(view: View) -> list[str]:
     return [asker for asker, asked in view["asks"] if asked == you]
 
 
-def wild_table(view: View, reveal: View | None = None) -> RenderableType:
+def wild_table(view: View, reveal: View | None = None, picked: int | None = None) -> RenderableType:
     """The whole table: food chain, players, Watering Hole, and the last meeting."""
     parts: list[RenderableType] = [
         food_chain(),
-        players_table(view, reveal),
+        players_table(view, reveal, picked),
         watering_hole(view, reveal),
     ]
     objective = view.get("objective")
