@@ -121,3 +121,21 @@ def test_play_critters_in_a_real_terminal_then_replay_it(
     terminal.wait_for(f"Step {events} of {events} — showing ann's view")
     terminal.keys("q")
     terminal.wait_exit()
+
+
+def test_play_wild_in_a_real_terminal(terminal: Terminal, tmp_path: Path) -> None:
+    record = tmp_path / "wild.jsonl"
+    command = [BESTIARY, "play", "wild", "--players", "3", "--bots", "honest", "--seed", "8"]
+    terminal.start([*command, "--name", "ann", "--tick", "0.2", "--save", str(record)], tmp_path)
+    terminal.wait_for("Picked card 1:")
+    terminal.keys("2")
+    terminal.wait_for("Picked card 2:")
+    terminal.keys("Enter")  # card 2 with its own Call
+    screen = terminal.wait_for("ann calls '")
+    assert "with a face-down card" in screen
+    terminal.wait_for("honest calls '", "honest-2 calls '")  # the bots play on their own
+    terminal.keys("q")
+    terminal.wait_exit()
+    lines = record.read_text().splitlines()
+    assert json.loads(lines[0])["players"] == ["ann", "honest", "honest-2"]
+    assert any('"by":"ann","do":"call"' in line for line in lines[1:])
