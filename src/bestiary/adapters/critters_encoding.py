@@ -232,8 +232,8 @@ class CrittersEncoding:
     def mask(self, legal: Iterable[CrittersAction]) -> MaskArray:
         """An int8 mask with 1 for each action in ``legal``."""
         out = np.zeros(self.size, dtype=np.int8)
-        for action in legal:
-            out[self.action_id(action)] = 1
+        ids = self._ids
+        out[[ids[a] if a in ids else self.action_id(a) for a in legal]] = 1
         return out
 
     # ------------------------------------------------------------ observations
@@ -267,45 +267,70 @@ class CrittersEncoding:
             self.offsets[name] = at
             at += width
         self.obs_size = at
+        self._seat_offsets = [
+            tuple(
+                self.offsets[f"seat{j}.{name}"]
+                for name in (
+                    "hand_size",
+                    "incomplete_critters",
+                    "incomplete_wilds",
+                    "full_sets",
+                    "full_sets_with_wild",
+                    "full_kinds",
+                )
+            )
+            for j in range(self.n)
+        ]
 
     def observe(self, view: Mapping[str, Any]) -> FloatArray:
         """The observation vector of a seat's ``view`` (seat-relative: the viewer is seat 0)."""
-        out = np.zeros(self.obs_size, dtype=np.float32)
+        # A Python list first: item updates on it are far cheaper than on a NumPy array.
+        out = [0.0] * self.obs_size
         off = self.offsets
         ci, ki = self.card_index, self.kind_index
+        n = self.n
+        players = self.players
         me = self.seat[view["you"]]
         for card in view.get("hand", ()):
             out[ci[card]] += 1
-        for j in range(self.n):
-            p = self.players[(me + j) % self.n]
-            out[off[f"seat{j}.hand_size"]] = view["hand_sizes"][p]
+        hand_sizes = view["hand_sizes"]
+        tableaus = view["tableaus"]
+        for j, (size_at, crit_at, wild_at, full_at, full_wild_at, kinds_at) in enumerate(
+            self._seat_offsets
+        ):
+            p = players[(me + j) % n]
+            out[size_at] = hand_sizes[p]
             full_kinds = set()
-            for entry in view["tableaus"][p]:
+            for entry in tableaus[p]:
                 kind = ki[entry["kind"]]
-                wilds = entry["cards"].count(WILD)
+                cards = entry["cards"]
+                wilds = cards.count(WILD)
                 if entry["full"]:
                     full_kinds.add(kind)
-                    out[off[f"seat{j}.full_sets"] + kind] += 1
-                    out[off[f"seat{j}.full_sets_with_wild"] + kind] += wilds > 0
+                    out[full_at + kind] += 1
+                    if wilds:
+                        out[full_wild_at + kind] += 1
                 else:
-                    out[off[f"seat{j}.incomplete_critters"] + kind] += len(entry["cards"]) - wilds
-                    out[off[f"seat{j}.incomplete_wilds"] + kind] += wilds
-            out[off[f"seat{j}.full_kinds"]] = len(full_kinds)
+                    out[crit_at + kind] += len(cards) - wilds
+                    out[wild_at + kind] += wilds
+            out[kinds_at] = len(full_kinds)
         out[off["draw_pile"]] = view["draw_pile"]
+        centre = off["centre_pile"]
         for card in view["centre_pile"]:
-            out[off["centre_pile"] + ci[card]] += 1
+            out[centre + ci[card]] += 1
         for key in ("turn", "awaiting"):
-            if view[key] is not None:
-                out[off[key] + (self.seat[view[key]] - me) % self.n] = 1
+            who = view[key]
+            if who is not None:
+                out[off[key] + (self.seat[who] - me) % n] = 1
         pending = view["pending"]
         if pending is not None:
             out[off["pending"] + PENDING_KINDS.index(pending["do"])] = 1
             taken = pending["take"]["kind"] if pending["do"] == "game_changer" else pending["kind"]
             out[off["pending_kind"] + ki[taken]] = 1
         out[off["quiet_turns"]] = view["quiet_turns"]
-        out[off["began_with_empty_draw_pile"]] = bool(view["began_with_empty_draw_pile"])
-        out[off["over"]] = bool(view["over"])
-        return out
+        out[off["began_with_empty_draw_pile"]] = float(bool(view["began_with_empty_draw_pile"]))
+        out[off["over"]] = float(bool(view["over"]))
+        return np.array(out, dtype=np.float32)
 
     def observation_high(self, deck_size: int) -> FloatArray:
         """Upper bounds of the observation entries for a deck of ``deck_size`` cards."""

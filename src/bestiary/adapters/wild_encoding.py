@@ -160,8 +160,7 @@ class WildEncoding:
     def mask(self, legal: Iterable[WildAction], can_wait: bool = True) -> MaskArray:
         """An int8 mask over the action ids: 1 for each legal action (and ``wait``)."""
         out = np.zeros(self.size, dtype=np.int8)
-        for action in legal:
-            out[self.action_id(action)] = 1
+        out[[self.action_id(action) for action in legal]] = 1
         if can_wait:
             out[WAIT] = 1
         return out
@@ -173,7 +172,8 @@ class WildEncoding:
 
         ``quiet`` is the share of the tick budget already spent without a meeting (0..1).
         """
-        out = np.zeros(self.obs_size, dtype=np.float32)
+        # A Python list first: item updates on it are far cheaper than on a NumPy array.
+        out = [0.0] * self.obs_size
         me = view["you"]
         i = self.seat[me]
         for card in view.get("hand", ()):
@@ -201,17 +201,17 @@ class WildEncoding:
             out[at + 12] = foreign
             out[at + 13] = face_down[p]
             out[at + 14] = scores[p]
-            out[at + 15] = (me, p) in asks
-            out[at + 16] = (p, me) in asks
+            out[at + 15] = float((me, p) in asks)
+            out[at + 16] = float((p, me) in asks)
         at = base + self.n * self._per_seat
         for card in view["watering_hole"]["face_up"]:
             out[at + _INDEX[card["creature"]]] += 1
         out[at + 5] = quiet
-        out[at + 6] = bool(view["over"])
+        out[at + 6] = float(bool(view["over"]))
         objective = view.get("objective")
         if self.objectives and objective is not None:
             out[at + 7 + _OBJECTIVE_INDEX[objective["id"]]] = 1
-        return out
+        return np.array(out, dtype=np.float32)
 
     def observation_high(self) -> FloatArray:
         """Upper bounds of the observation entries (for a Box space)."""
