@@ -14,9 +14,9 @@ from textual.widgets import Static
 from bestiary.core.agent import Agent, make_bot
 from bestiary.tui.live import LiveTable
 from bestiary.tui.screens import EndScreen, HelpScreen
-from bestiary.tui.wild_app import WildApp
+from bestiary.tui.wild_app import CALL_KEYS, WildApp
 from bestiary.tui.wild_table import wild_table
-from bestiary.wild import GAME
+from bestiary.wild import CREATURES, GAME
 
 SIZE = (160, 50)
 ANN = ["snerlep", "megalotaur", "snerlep", "megalotaur", "fizzalisk"]
@@ -225,3 +225,8 @@ def test_picked_card_is_bracketed() -> None:
     view = table_with(None).view()
     assert "1:▲ megalotaur  [2:~ snerlep]" in text_of(wild_table(view, picked=1))
     assert "[1:▲ megalotaur]  2:~ snerlep" in text_of(wild_table(view, picked=0))
+
+
+def test_every_creature_has_a_call_key() -> None:
+    assert sorted(CALL_KEYS.values()) == sorted(CREATURES)
+    assert len(set(CALL_KEYS)) == len(CREATURES)

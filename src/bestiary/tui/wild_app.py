@@ -18,7 +18,6 @@ from textual.widgets import Footer, RichLog, Static
 from bestiary.tui.live import LiveTable
 from bestiary.tui.screens import WILD_HELP, EndScreen, HelpScreen
 from bestiary.tui.wild_table import asks_to_you, wild_table
-from bestiary.wild.cards import CREATURES
 
 CALL_KEYS = {"m": "megalotaur", "s": "snerlep", "f": "fizzalisk", "w": "wiffaloon", "k": "skeevil"}
 
@@ -207,6 +206,3 @@ class WildApp(App[None]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(WILD_HELP))
-
-
-assert set(CALL_KEYS.values()) == set(CREATURES)
