@@ -153,3 +153,30 @@ def test_bad_parameters_are_refused_in_one_sentence(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         pyspiel.load_game(name, params)
+
+
+@pytest.mark.parametrize("name", [openspiel_critters.SHORT_NAME, openspiel_wild.SHORT_NAME])
+def test_a_clone_plays_on_without_touching_the_original(name: str) -> None:
+    game = pyspiel.load_game(name, {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(8)
+    for _ in range(20):  # a few decisions in: both games last longer than that
+        _deal(state, rng)
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(3)])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    _deal(state, rng)
+    assert not state.is_terminal()
+    before = (str(state), state.history(), state.information_state_string(0))
+    clone = state.clone()
+    for _ in range(30):
+        _deal(clone, rng)
+        if clone.is_terminal():
+            break
+        if clone.is_simultaneous_node():
+            clone.apply_actions([rng.choice(clone.legal_actions(p)) for p in range(3)])
+        else:
+            clone.apply_action(rng.choice(clone.legal_actions()))
+    assert clone.history() != state.history()
+    assert (str(state), state.history(), state.information_state_string(0)) == before

@@ -34,6 +34,7 @@ import numpy as np
 import pyspiel
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
+from bestiary.adapters.spiel_cells import Cell, Shared
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import Reshuffle
 from bestiary.critters.view import determinize
@@ -86,7 +87,7 @@ def _options(params: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-class Table:
+class Table(Shared):
     """What a parameter set fixes: players, options, the deck and the encoding."""
 
     def __init__(self, params: dict[str, Any]) -> None:
@@ -153,11 +154,30 @@ class CrittersSpielState(pyspiel.State):
     def __init__(self, game: CrittersGame) -> None:
         super().__init__(game)
         self._game = table_for(game.get_parameters())
-        self.engine: CrittersState | None = None
+        self._engine: Cell[CrittersState | None] = Cell(None, _clone_or_none)
         self._dealt: list[str] = []  # the deck so far, or the new Draw Pile during a reshuffle
-        self._log: list[tuple[int, str]] = []  # (seat or -1 for everyone, what they saw)
+        self._seen: Cell[list[tuple[int, str]]] = Cell(
+            [], list.copy
+        )  # (seat or -1 for everyone, what they saw)
         self._moves = np.zeros((self._game.n, len(MOVE_KINDS)), dtype=np.float32)
         self._cut = False
+
+    @property
+    def engine(self) -> CrittersState | None:
+        return self._engine.value
+
+    @engine.setter
+    def engine(self, value: CrittersState | None) -> None:
+        self._engine.value = value
+
+    @property
+    def _log(self) -> list[tuple[int, str]]:
+        """(seat, or -1 for everyone; what they saw), in order."""
+        return self._seen.value
+
+    @_log.setter
+    def _log(self, value: list[tuple[int, str]]) -> None:
+        self._seen.value = value
 
     # ------------------------------------------------------------------ OpenSpiel
 
@@ -349,6 +369,10 @@ def make_resampler(seed: int) -> Callable[[Any, int], Any]:
         return state.resample(player, rng)
 
     return resample
+
+
+def _clone_or_none(value: CrittersState | None) -> CrittersState | None:
+    return None if value is None else value.clone()
 
 
 pyspiel.register_game(_GAME_TYPE, CrittersGame)

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from bestiary.adapters.spiel_cells import Cell, Shared
 from bestiary.adapters.ticks import DEFAULT_QUIET_TICKS_PER_PLAYER, TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.wild import (
@@ -70,7 +71,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class Table:
+class Table(Shared):
     """What a parameter set fixes (kept outside the pybind11 game object, see critters)."""
 
     def __init__(self, params: dict[str, Any]) -> None:
@@ -141,14 +142,31 @@ class WildSpielState(pyspiel.State):
         super().__init__(game)
         self._game = table_for(game.get_parameters())
         n = self._game.n
-        self.table: TickedWild | None = None
+        self._table: Cell[TickedWild | None] = Cell(None, _clone_or_none)
         self._packs: list[list[str]] = [[] for _ in range(n)]
         self._objectives: list[str] = []
         self._chosen: list[WildAction | None] | None = None  # a tick waiting for its order
-        self._log: list[tuple[int, str]] = []
+        self._seen: Cell[list[tuple[int, str]]] = Cell([], list.copy)
         self._moves = np.zeros((n, len(MOVE_KINDS)), dtype=np.float32)
         self._rewards = [0.0] * n
         self._scores = [0.0] * n
+
+    @property
+    def table(self) -> TickedWild | None:
+        return self._table.value
+
+    @table.setter
+    def table(self, value: TickedWild | None) -> None:
+        self._table.value = value
+
+    @property
+    def _log(self) -> list[tuple[int, str]]:
+        """(seat, or -1 for everyone; what they saw), in order."""
+        return self._seen.value
+
+    @_log.setter
+    def _log(self, value: list[tuple[int, str]]) -> None:
+        self._seen.value = value
 
     # ------------------------------------------------------------------ OpenSpiel
 
@@ -330,6 +348,10 @@ class WildObserver:
             return f"p{player} dealing; hand {' '.join(hand)}"
         view = state.table.state.view(self.game.players[player])
         return f"p{player} quiet {state.table.quiet} " + json.dumps(view, sort_keys=True)
+
+
+def _clone_or_none(value: TickedWild | None) -> TickedWild | None:
+    return None if value is None else value.clone()
 
 
 pyspiel.register_game(_GAME_TYPE, WildGame)
