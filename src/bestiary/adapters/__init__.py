@@ -9,6 +9,8 @@ needs neither: each library has its own modules.
 - ``critters_v0``, ``wild_v0``: the PettingZoo envs (``pettingzoo_envs`` registers both).
 - ``gym_envs``: ``bestiary/Critters-v0`` and ``bestiary/Wild-v0`` against bots.
 - ``openspiel_critters``, ``openspiel_wild``: ``python_bestiary_critters``/``_wild`` games.
+- ``spiel_cells``: cheap copies for OpenSpiel's ``clone()``.
+- ``speed``: steps/s through each adapter and the peers (``bestiary bench --adapters``).
 
 See docs/rl.md for the encodings and the choices made.
 """
