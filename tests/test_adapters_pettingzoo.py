@@ -249,3 +249,22 @@ def test_critters_episode_record_replays_to_the_same_table(players: int, seed: i
     assert state.is_over
     again = replay(state.header(), list(enumerate(state.events(), start=2)))
     assert again.summary() == state.summary()
+
+
+def test_envs_pickle_by_their_settings() -> None:
+    import pickle
+
+    env = pickle.loads(pickle.dumps(critters_v0.raw_env(players=3, options={"set_size": 4})))
+    env.reset(seed=1)
+    assert env.game_state.set_size == 4 and len(env.possible_agents) == 3
+    par = pickle.loads(pickle.dumps(wild_v0.parallel_env(players=5, quiet_ticks=7)))
+    assert len(par.possible_agents) == 5 and par.quiet_ticks == 7
+
+
+@pytest.mark.parametrize("make", [critters_v0.raw_env, wild_v0.parallel_env])
+def test_ansi_render_describes_the_table(make: Any) -> None:
+    env = make(players=2, render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "player_0" in text and "player_1" in text
+    assert make(players=2).render() is None
