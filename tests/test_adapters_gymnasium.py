@@ -104,3 +104,15 @@ def test_wild_illegal_action_is_a_wait() -> None:
 def test_bad_settings_are_refused(make: Any, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         make()
+
+
+@pytest.mark.parametrize("make", [gym_envs.CrittersEnv, gym_envs.WildEnv])
+def test_action_masks_match_the_observed_mask(make: Any) -> None:
+    env = make(players=2)
+    observation, _ = env.reset(seed=2)
+    for _ in range(5):
+        mask = env.action_masks()
+        assert np.array_equal(mask, observation["action_mask"])
+        observation, _, terminated, truncated, _ = env.step(int(np.flatnonzero(mask)[-1]))
+        if terminated or truncated:
+            break

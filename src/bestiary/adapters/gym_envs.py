@@ -154,6 +154,10 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
         return describe_table(self.game_state)
 
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask now (the name sb3-contrib's MaskablePPO looks for)."""
+        return self.encoding.mask(self.game_state.legal_actions(self.learner))
+
     def _play_bots(self) -> None:
         state = self.game_state
         while not state.is_over and self._moves < self.max_moves:
@@ -274,6 +278,10 @@ class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
         from bestiary.adapters.wild_v0 import describe_table
 
         return describe_table(self.table)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask now (the name sb3-contrib's MaskablePPO looks for)."""
+        return self._mask.copy()
 
     def _observe(self) -> Observation:
         table = self.table
