@@ -162,7 +162,7 @@ class CrittersEncoding:
         a = int(action_id)
         if not 0 <= a < self.size:
             raise ValueError(f"action id {a} is outside 0..{self.size - 1}")
-        section, i = self._section_of(a)
+        section, i = self.section_of(a)
         kinds, k = self.kinds, self.k
         me = self.seat[player]
 
@@ -205,7 +205,8 @@ class CrittersEncoding:
             return Pass(player)
         return Discard(player, self.cards[i])
 
-    def _section_of(self, a: int) -> tuple[str, int]:
+    def section_of(self, a: int) -> tuple[str, int]:
+        """The section of id ``a`` and its index within the section."""
         for name, (start, size) in self.sections.items():
             if a < start + size:
                 return name, a - start

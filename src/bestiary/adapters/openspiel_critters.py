@@ -159,7 +159,8 @@ class CrittersSpielState(pyspiel.State):
         self._seen: Cell[list[tuple[int, str]]] = Cell(
             [], list.copy
         )  # (seat or -1 for everyone, what they saw)
-        self._moves = np.zeros((self._game.n, len(MOVE_KINDS)), dtype=np.float32)
+        # Moves of each kind per seat: the summary in the information-state tensor.
+        self.moves = np.zeros((self._game.n, len(MOVE_KINDS)), dtype=np.float32)
         self._cut = False
 
     @property
@@ -286,8 +287,8 @@ class CrittersSpielState(pyspiel.State):
         action = game.encoding.action(player, action_id)
         event = action.to_event()
         self._log.append((-1, json.dumps(event, sort_keys=True)))
-        section = game.encoding._section_of(action_id)[0]
-        self._moves[game.encoding.seat[player], MOVE_KINDS.index(section)] += 1
+        section = game.encoding.section_of(action_id)[0]
+        self.moves[game.encoding.seat[player], MOVE_KINDS.index(section)] += 1
         self._step(action)
 
     def _step(self, action: Any) -> None:
@@ -347,8 +348,7 @@ class CrittersObserver:
         else:
             self.tensor[: enc.obs_size] = enc.observe(state.engine.view(self.game.players[player]))
         if self.perfect_recall:
-            n = self.game.n
-            self.dict["moves"][:] = np.roll(state._moves, -player, axis=0)[:n]
+            self.dict["moves"][:] = np.roll(state.moves, -player, axis=0)
 
     def string_from(self, state: CrittersSpielState, player: int) -> str:
         if self.perfect_recall:

@@ -147,7 +147,8 @@ class WildSpielState(pyspiel.State):
         self._objectives: list[str] = []
         self._chosen: list[WildAction | None] | None = None  # a tick waiting for its order
         self._seen: Cell[list[tuple[int, str]]] = Cell([], list.copy)
-        self._moves = np.zeros((n, len(MOVE_KINDS)), dtype=np.float32)
+        # Moves of each kind per seat: the summary in the information-state tensor.
+        self.moves = np.zeros((n, len(MOVE_KINDS)), dtype=np.float32)
         self._rewards = [0.0] * n
         self._scores = [0.0] * n
 
@@ -288,7 +289,7 @@ class WildSpielState(pyspiel.State):
                 continue
             seat = game.encoding.seat[action.by]
             event = action.to_event()
-            self._moves[seat, MOVE_KINDS.index(event["do"])] += 1
+            self.moves[seat, MOVE_KINDS.index(event["do"])] += 1
             self._log.append((seat, json.dumps(event, sort_keys=True)))
             if isinstance(action, Draw):
                 # Each seat acts once a tick, so after a draw its hand grew by the drawn card.
@@ -338,7 +339,7 @@ class WildObserver:
             view = state.table.state.view(self.game.players[player])
             self.tensor[: enc.obs_size] = enc.observe(view, state.table.quiet_share)
         if self.perfect_recall:
-            self.dict["moves"][:] = np.roll(state._moves, -player, axis=0)
+            self.dict["moves"][:] = np.roll(state.moves, -player, axis=0)
 
     def string_from(self, state: WildSpielState, player: int) -> str:
         if self.perfect_recall:
