@@ -111,6 +111,10 @@ def bench_command(
     adapter_seconds: Annotated[
         float, typer.Option(help="--adapters/--peers: seconds per figure.")
     ] = 3.0,
+    sim: Annotated[
+        bool,
+        typer.Option("--sim", help="Also time whole simulated games and ISMCTS iterations."),
+    ] = False,
 ) -> None:
     """Benchmark an engine (random legal games, one core) or the server (`bench server`)."""
     from bestiary.bench import bench_engine
@@ -139,6 +143,12 @@ def bench_command(
         typer.echo("through the research APIs (random legal play, one core):")
         for rate in rates:
             typer.echo(rate.line())
+    if sim:
+        from bestiary.sim.speed import bench_ismcts, bench_sim_games
+
+        typer.echo("simulation (bestiary sim's runner, one core):")
+        typer.echo(bench_sim_games(game, players, max(1, games // 10), seed).line())
+        typer.echo(bench_ismcts(2, 200, 10, seed).line())
 
 
 @app.command("demo")

@@ -200,12 +200,10 @@ SEARCH_WIDTH = 5
 
 
 def best_few(state: CrittersState, actor: str, moves: list[Any]) -> list[Any]:
-    """The ``SEARCH_WIDTH`` best moves by the greedy score (stable order on ties)."""
-    if len(moves) <= SEARCH_WIDTH:
-        return moves
+    """The ``SEARCH_WIDTH`` best moves by the greedy score, best first (stable on ties)."""
     pos = Position.from_state(state, actor)
     ranked = sorted(range(len(moves)), key=lambda i: -score_move(moves[i], pos))
-    return [moves[i] for i in sorted(ranked[:SEARCH_WIDTH])]
+    return [moves[i] for i in ranked[:SEARCH_WIDTH]]
 
 
 class GreedyBot(CritterBot):
@@ -251,7 +249,9 @@ def judge(state: CrittersState) -> dict[str, float]:
 
 
 JUDGE_SHARPNESS = 1.5
-PLAYOUT_DEPTH = 12
+PLAYOUT_DEPTH = 400
+# Standard errors by which search must beat the greedy choice to overrule it.
+STICK = 1.0
 
 
 class IsmctsBot(CritterBot):
@@ -264,9 +264,6 @@ class IsmctsBot(CritterBot):
     def act(self, view: View) -> Any | None:
         if view["over"]:
             return None
-        moves = legal_moves(view, self.rng)
-        if len(moves) == 1:
-            return moves[0]
         move, _ = search(
             view,
             self.rng,
@@ -275,19 +272,12 @@ class IsmctsBot(CritterBot):
             prune=best_few,
             depth=PLAYOUT_DEPTH,
             evaluate=judge,
+            stick=STICK,
         )
         return move
 
     def choose(self, view: View, moves: list[Any]) -> Any:
-        return search(
-            view,
-            self.rng,
-            self.budget,
-            policy=greedy_playout,
-            prune=best_few,
-            depth=PLAYOUT_DEPTH,
-            evaluate=judge,
-        )[0]
+        return self.act(view)
 
 
 # Iterations per move of the registered ``ismcts`` bot: an iteration budget (not milliseconds)

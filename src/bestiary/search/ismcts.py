@@ -95,12 +95,17 @@ def search(
     prune: Pruner | None = None,
     depth: int = ROLLOUT_LIMIT,
     evaluate: Evaluator | None = None,
+    stick: float | None = None,
 ) -> tuple[Any, Node]:
     """The move to make from ``view`` (the searching seat is ``view["you"]``), and the tree.
 
     The root is searched in rounds: each round samples one determinization and one playout
     seed and tries every candidate move on that same sample (common random numbers), so that
     moves are compared on the same luck; below the root the tree is searched with UCB.
+
+    With ``stick``, the first candidate (a pruner lists its favourite first) is kept unless
+    another move beats it, round by round, by more than ``stick`` standard errors: a heuristic's
+    choice is only overruled on evidence, not on the noise of a few playouts.
     """
     me: str = view["you"]
     root = Node()
@@ -115,6 +120,7 @@ def search(
         return moves[0], root
     deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
     done = 0
+    gains: dict[Any, list[float]] = {move: [] for move in moves}
     while True:
         if budget.iterations is not None and done >= budget.iterations:
             break
@@ -129,11 +135,31 @@ def search(
             node = root.children[move]
             node.available += 1
             playout = Playout(random.Random(seed), policy, depth, evaluate)
-            _iterate(node, state, playout, exploration, prune)
+            gains[move].append(_iterate(node, state, playout, exploration, prune))
             done += 1
+    if stick is not None:
+        return _overrule(moves, gains, stick), root
     children = root.children
-    best = max(moves, key=lambda m: (children[m].reward / max(1, children[m].visits), m in moves))
+    best = max(moves, key=lambda m: children[m].reward / max(1, children[m].visits))
     return best, root
+
+
+def _overrule(moves: list[Any], gains: Mapping[Any, list[float]], stick: float) -> Any:
+    """The first move, unless another is better on paired rounds by ``stick`` standard errors."""
+    default = moves[0]
+    best, best_margin = default, 0.0
+    base = gains[default]
+    rounds = len(base)
+    if rounds < 2:
+        return default
+    for move in moves[1:]:
+        diffs = [a - b for a, b in zip(gains[move], base, strict=True)]
+        mean = sum(diffs) / rounds
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (rounds - 1))
+        margin = mean - stick * spread / math.sqrt(rounds)
+        if margin > best_margin:
+            best, best_margin = move, margin
+    return best
 
 
 def _iterate(
@@ -142,8 +168,11 @@ def _iterate(
     playout: Playout,
     exploration: float,
     prune: Pruner | None,
-) -> None:
-    """One iteration below ``start`` (whose move is already applied to ``state``)."""
+) -> float:
+    """One iteration below ``start`` (whose move is already applied to ``state``).
+
+    Returns the reward of ``start``'s mover.
+    """
     path = [start]
     node = start
     rng, policy = playout.rng, playout.policy
@@ -189,3 +218,4 @@ def _iterate(
         visited.visits += 1
         if visited.mover is not None:
             visited.reward += rewards.get(visited.mover, 0.0)
+    return rewards.get(start.mover or "", 0.0)

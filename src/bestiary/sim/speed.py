@@ -1,0 +1,69 @@
+"""Simulation figures for ``bestiary bench --sim``: games/s per core with random bots, and
+ISMCTS iterations per second. Measured, never asserted."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from bestiary.sim.runner import play_game
+from bestiary.sim.seating import sim_specs
+
+
+@dataclass(frozen=True)
+class Rate:
+    what: str
+    count: int
+    unit: str
+    seconds: float
+
+    def line(self) -> str:
+        per = self.count / self.seconds
+        total = f"({self.count:,} in {self.seconds:.2f} s)"
+        return f"  {self.what:<36} {per:12,.1f} {self.unit}/s  {total}"
+
+
+def bench_sim_games(game: str, players: int, games: int, seed: int) -> Rate:
+    """Whole simulated games with ``random`` bots through the runner, in this process (one core).
+
+    For wild this includes the tick model: every player is asked to act every tick and given a
+    fresh view; for critters every move goes through a view and a determinization.
+    """
+    specs = sim_specs(game, ["random"], players, games, seed)
+    start = time.perf_counter()
+    for spec in specs:
+        play_game(spec)
+    return Rate(f"sim {game}, {players} random bots", games, "games", time.perf_counter() - start)
+
+
+def bench_ismcts(players: int, iterations: int, positions: int, seed: int) -> Rate:
+    """ISMCTS iterations per second from early critters positions (the ``ismcts`` bot's search)."""
+    from bestiary.bots.critters import PLAYOUT_DEPTH, STICK, best_few, greedy_playout, judge
+    from bestiary.critters import GAME
+    from bestiary.search.ismcts import Budget, search
+
+    names = [f"p{i + 1}" for i in range(players)]
+    views = []
+    for i in range(positions):
+        state = GAME.new_game(names, seed=seed + i)
+        actor = state.to_act
+        assert actor is not None
+        views.append(state.view(actor))
+    budget = Budget(iterations=iterations)
+    done = 0
+    start = time.perf_counter()
+    for i, view in enumerate(views):
+        _, tree = search(
+            view,
+            random.Random(seed + i),
+            budget,
+            policy=greedy_playout,
+            prune=best_few,
+            depth=PLAYOUT_DEPTH,
+            evaluate=judge,
+            stick=STICK,
+        )
+        done += sum(child.visits for child in tree.children.values())
+    seconds = time.perf_counter() - start
+    return Rate(f"ismcts, critters {players} players", done, "iterations", seconds)
