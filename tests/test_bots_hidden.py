@@ -1,4 +1,4 @@
-"""No bot sees hidden information: bots act on views alone, and search re-deals what it can't see."""
+"""No bot sees hidden information: bots act on views alone; search re-deals what it cannot see."""
 
 from __future__ import annotations
 

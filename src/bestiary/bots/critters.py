@@ -282,7 +282,7 @@ class IsmctsBot(CritterBot):
 
 # Iterations per move of the registered ``ismcts`` bot: an iteration budget (not milliseconds)
 # keeps simulations deterministic whatever the machine's speed.
-ISMCTS_ITERATIONS = 100
+ISMCTS_ITERATIONS = 300
 
 _register(
     "ismcts",

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from bestiary.bots.wild_view import (
+    BLUFF,
     DOUBLE_CROSS,
+    HONEST,
     HUNT,
     INDEX,
     Unseen,
@@ -79,12 +81,13 @@ class WildBot:
             if meet is not None:
                 return meet
             self.waited += 1
-            if self.waited < PATIENCE:
-                return None
+        # Answer a Call worth answering at once: Calls on the table change fast.
         move = self._respond(view)
         if move is not None:
             self.waited = 0
             return move
+        if offer is not None and self.waited < PATIENCE:
+            return None
         if offer is None:
             card, call = self.opening(view)
             self.waited = 0
@@ -131,13 +134,22 @@ class WildBot:
 
 
 class RandomBot(WildBot):
-    """Random legal moves, now and then pausing."""
+    """Random legal moves, now and then pausing.
+
+    It first picks a kind of move (draw, call, meet, ...) and then a move of that kind: picking
+    among all moves alike would almost always make a Call (there are up to 15 of them) and
+    hardly ever meet, and a baseline that never meets says little.
+    """
 
     def act(self, view: View) -> Any | None:
         moves = legal_moves(view)
         if not moves or self.rng.random() < 0.25:
             return None
-        return self.rng.choice(moves)
+        kinds: dict[type, list[Any]] = {}
+        for move in moves:
+            kinds.setdefault(type(move), []).append(move)
+        kind = self.rng.choice(list(kinds))
+        return self.rng.choice(kinds[kind])
 
 
 class HonestBot(WildBot):
@@ -164,29 +176,27 @@ class HunterBot(WildBot):
 
 
 class Beliefs:
-    """How often each player has hunted, from the meetings the table has revealed."""
+    """How each player's Calls relate to their cards, from the meetings the table has revealed.
 
-    def __init__(self, view: View, prior_hunt: float = 1.0, prior_honest: float = 2.0) -> None:
-        self.hunts: dict[str, float] = dict.fromkeys(view["players"], prior_hunt)
-        self.crosses: dict[str, float] = dict.fromkeys(view["players"], 0.5)
-        self.total: dict[str, float] = dict.fromkeys(
-            view["players"], prior_hunt + prior_honest + 0.5
-        )
+    Counts per player of honest Calls, hunts (one step clockwise), double-crosses (two steps)
+    and bluffs (any other Call), starting from a prior that leans towards honesty.
+    """
+
+    PRIOR: ClassVar[dict[str, float]] = {HONEST: 2.0, HUNT: 1.0, DOUBLE_CROSS: 0.5, BLUFF: 0.5}
+
+    def __init__(self, view: View) -> None:
+        self.counts = {p: dict(self.PRIOR) for p in view["players"]}
         for meeting in view["meetings"]:
             for player in meeting["players"]:
-                what = intent(meeting["cards"][player], meeting["call"])
-                self.total[player] += 1
-                if what == HUNT:
-                    self.hunts[player] += 1
-                elif what == DOUBLE_CROSS:
-                    self.crosses[player] += 1
+                self.counts[player][intent(meeting["cards"][player], meeting["call"])] += 1
+
+    def share(self, player: str, what: str) -> float:
+        counts = self.counts[player]
+        return counts[what] / sum(counts.values())
 
     def hunting(self, player: str) -> float:
         """Estimated chance that ``player``'s next Call is a hunt."""
-        return self.hunts[player] / self.total[player]
-
-    def crossing(self, player: str) -> float:
-        return self.crosses[player] / self.total[player]
+        return self.share(player, HUNT)
 
 
 class TricksterBot(HonestBot):
@@ -226,9 +236,11 @@ class ReaderBot(WildBot):
     def _their_cards(self, view: View, other: str, call: str, unseen: Unseen) -> dict[str, float]:
         """Chance of each card ``other`` offers with ``call``, from their habits and their Pack."""
         beliefs = Beliefs(view)
-        hunt, cross = beliefs.hunting(other), beliefs.crossing(other)
-        honest = max(0.0, 1.0 - hunt - cross)
-        weights = {call: honest, eater_of(call): hunt, eater_of(eater_of(call)): cross}
+        weights: dict[str, float] = {}
+        for step in range(5):  # the card lies ``step`` places before the Call on the chain
+            what = intent(CREATURES[(INDEX[call] - step) % 5], call)
+            share = beliefs.share(other, what) / (2.0 if what == BLUFF else 1.0)
+            weights[CREATURES[(INDEX[call] - step) % 5]] = share
         left = unseen.left[other]
         odds = {card: w * (left[card] + 0.25) for card, w in weights.items()}
         total = sum(odds.values()) or 1.0
@@ -275,6 +287,20 @@ class CautiousBot(ReaderBot):
     """A reader that will not meet anyone it distrusts, whatever the odds say."""
 
     DISTRUST = 0.35
+
+    def opening(self, view: View) -> tuple[str, str]:
+        # Never echo a distrusted player's Call: that only invites a meeting it will refuse.
+        beliefs = Beliefs(view)
+        shunned = {
+            call
+            for player, call in view["calls"].items()
+            if player != self.player and call and beliefs.hunting(player) > self.DISTRUST
+        }
+        card, call = super().opening(view)
+        if call in shunned:
+            free = [c for c in CREATURES if c not in shunned]
+            return card, card if card in free else self.rng.choice(free)
+        return card, call
 
     def agrees(self, view: View, other: str, card: str, call: str) -> bool:
         if Beliefs(view).hunting(other) > self.DISTRUST:

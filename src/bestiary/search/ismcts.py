@@ -67,7 +67,9 @@ class Budget:
     def __post_init__(self) -> None:
         if (self.iterations is None) == (self.millis is None):
             raise ValueError("give the search budget in iterations or in milliseconds, not both")
-        if (self.iterations or 1) < 1 or (self.millis or 1) <= 0:
+        if (self.iterations is not None and self.iterations < 1) or (
+            self.millis is not None and self.millis <= 0
+        ):
             raise ValueError("the search budget must be positive")
 
 

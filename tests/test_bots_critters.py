@@ -1,0 +1,142 @@
+"""critters bots: scenarios from explicit deals, search budgets, and strength against random."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bestiary.core.agent import make_bot
+from bestiary.critters import GAME, CrittersState
+from bestiary.critters.actions import (
+    Allow,
+    Complete,
+    Down,
+    HopOver,
+    Pass,
+    PlaySet,
+    SayNo,
+    UltimateCollector,
+)
+from bestiary.search.ismcts import Budget, search
+from bestiary.sim.parallel import run_games
+from bestiary.sim.seating import sim_specs
+from bestiary.sim.summary import summarize
+
+FILLER = ["rabbit", "squirrel", "raccoon", "hedgehog", "turtle", "otter"] * 2
+
+
+def table(hands: dict[str, list[str]], draw: list[str]) -> CrittersState:
+    """A game that deals exactly ``hands`` (one at a time from the first seat), then ``draw``."""
+    players = list(hands)
+    size = len(hands[players[0]])
+    deck = [hands[p][i] for i in range(size) for p in players] + draw
+    header = {
+        "game": "critters",
+        "version": 1,
+        "players": players,
+        "options": {"hand_limit": size},
+        "deck": deck,
+        "first": players[0],
+    }
+    return GAME.from_header(header)
+
+
+def choice(name: str, state: CrittersState, player: str, seed: int = 1) -> Any:
+    return make_bot("critters", name, player, seed).act(state.view(player))
+
+
+def _steal_to_win() -> CrittersState:
+    state = table(
+        {
+            "ann": ["fox", "fox", "fox", "owl", "owl", "owl", "ultimate_collector"],
+            "bo": ["frog", "frog", "frog", "wild", "otter", "otter", "otter"],
+        },
+        FILLER,
+    )
+    for action in (
+        PlaySet("ann", "fox", ("fox", "fox", "fox")),
+        PlaySet("bo", "frog", ("frog", "frog", "wild")),
+        PlaySet("ann", "owl", ("owl", "owl", "owl")),
+        Pass("bo"),
+    ):
+        state.apply(action)
+    return state
+
+
+@pytest.mark.parametrize("name", ["greedy", "ismcts"])
+def test_a_steal_that_wins_is_taken(name: str) -> None:
+    state = _steal_to_win()
+    assert choice(name, state, "ann") == UltimateCollector("ann", "bo", "frog")
+
+
+def test_greedy_says_no_to_ultimate_collector() -> None:
+    state = table(
+        {
+            "ann": ["fox", "fox", "fox", "ultimate_collector", "owl"],
+            "bo": ["frog", "frog", "frog", "no", "otter"],
+        },
+        FILLER,
+    )
+    state.apply(PlaySet("ann", "fox", ("fox", "fox", "fox")))
+    state.apply(PlaySet("bo", "frog", ("frog", "frog", "frog")))
+    state.apply(UltimateCollector("ann", "bo", "frog"))
+    assert choice("greedy", state, "bo") == SayNo("bo")
+
+
+def test_greedy_saves_a_lone_no_for_steals() -> None:
+    state = table(
+        {
+            "ann": ["fox", "fox", "hop_over", "owl", "owl"],
+            "bo": ["frog", "rabbit", "otter", "no", "otter"],
+        },
+        FILLER,
+    )
+    state.apply(Down("ann", "fox"))
+    state.apply(Down("bo", "frog"))
+    state.apply(Down("ann", "owl"))
+    state.apply(Down("bo", "otter"))
+    state.apply(HopOver("ann", "bo", "otter", "otter"))
+    assert choice("greedy", state, "bo") == Allow("bo")
+
+
+def test_greedy_completes_a_set_rather_than_pass() -> None:
+    state = table(
+        {"ann": ["fox", "fox", "owl", "rabbit", "frog"], "bo": ["otter"] * 5},
+        FILLER,
+    )
+    state.apply(Down("ann", "fox"))
+    state.apply(Down("bo", "otter"))
+    move = choice("greedy", state, "ann")
+    assert move == Complete("ann", "fox", ("fox",)) or move == Down("ann", "fox")
+
+
+def test_budget_must_be_one_kind_and_positive() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        Budget(iterations=10, millis=5)
+    with pytest.raises(ValueError, match="not both"):
+        Budget(iterations=None)
+    with pytest.raises(ValueError, match="positive"):
+        Budget(iterations=0)
+
+
+def test_search_by_milliseconds_returns_a_legal_move() -> None:
+    state = GAME.new_game(["a", "b", "c"], seed=4)
+    view = state.view("a")
+    move, tree = search(view, random.Random(1), Budget(iterations=None, millis=20))
+    assert move in state.legal_actions("a")
+    assert sum(child.visits for child in tree.children.values()) >= 1
+
+
+def test_ismcts_plays_whole_games_in_every_seat() -> None:
+    specs = sim_specs("critters", ["ismcts", "random", "greedy"], 3, 3, seed=2)
+    results = list(run_games(specs, jobs=1))
+    assert all(r.ended == "won" and r.winners for r in results)
+
+
+def test_greedy_beats_random() -> None:
+    specs = sim_specs("critters", ["greedy", "random"], 2, 80, seed=5)
+    summary = summarize("critters", 2, run_games(specs, jobs=1))
+    greedy, random_ = summary.by_bot["greedy"], summary.by_bot["random"]
+    assert greedy.interval[0] > random_.interval[1]
