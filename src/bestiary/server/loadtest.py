@@ -44,6 +44,7 @@ class Level:
     games: int = 0
     latencies: list[float] = field(default_factory=list)
     rss_mb: float = 0.0
+    stuck: list[Any] = field(default_factory=list)
 
     def percentile(self, p: float) -> float:
         if not self.latencies:
@@ -125,53 +126,82 @@ class Client:
         await ws.send(json.dumps({"type": "action", "action": action, "ref": self.ref}))
 
 
-async def _table_loop(
-    base: str, game: str, level: Level, rng: random.Random, stop_at: float
-) -> None:
-    ws_base = base.replace("http://", "ws://")
+async def _open_table(http: httpx.AsyncClient, ws_base: str, game: str) -> Table:
+    """Create a table, join its other seats and start it, all through the lobby."""
     options = {"nightfall_seconds": 5} if game == "wild" else {}
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        while time.monotonic() < stop_at:
-            try:
-                made = (
-                    await http.post(
-                        "/api/tables",
-                        json={"game": game, "seats": SEATS, "name": "p1", "options": options},
-                    )
-                ).json()
-                code, tokens = made["code"], [made["token"]]
-                for i in range(2, SEATS + 1):
-                    joined = await http.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
-                    tokens.append(joined.json()["token"])
-                await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
-                sockets = [
-                    await connect(f"{ws_base}/ws/{code}", max_size=None, compression=None)
-                    for _ in tokens
-                ]
-            except (httpx.HTTPError, OSError, KeyError):
-                level.errors += 1
-                await asyncio.sleep(0.05)
-                continue
-            clients = [Client(level, random.Random(rng.random()), stop_at) for _ in tokens]
-            try:
-                await asyncio.gather(
-                    *(c.play(s, t) for c, s, t in zip(clients, sockets, tokens, strict=True))
-                )
-            except Exception:
-                level.errors += 1
-            finally:
-                for sock in sockets:
-                    await sock.close()
-            if any(c.latest and c.latest["over"] for c in clients):
-                level.games += 1
+    made = (
+        await http.post(
+            "/api/tables", json={"game": game, "seats": SEATS, "name": "p1", "options": options}
+        )
+    ).json()
+    code, tokens = made["code"], [made["token"]]
+    for i in range(2, SEATS + 1):
+        joined = await http.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
+        tokens.append(joined.json()["token"])
+    await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
+    sockets = [
+        await connect(f"{ws_base}/ws/{code}", max_size=None, compression=None) for _ in tokens
+    ]
+    return sockets, tokens
+
+
+Table = tuple[list[ClientConnection], list[str]]
+
+
+async def _table_loop(
+    http: httpx.AsyncClient,
+    ws_base: str,
+    game: str,
+    level: Level,
+    rng: random.Random,
+    first: Table,
+    go: asyncio.Event,
+    clock: list[float],
+) -> None:
+    """Play tables one after another (a finished game is replaced through the lobby)."""
+    await go.wait()
+    table: Table | None = first
+    while time.monotonic() < clock[0]:
+        try:
+            sockets, tokens = table or await _open_table(http, ws_base, game)
+        except (httpx.HTTPError, OSError, KeyError):
+            level.errors += 1
+            table = None
+            continue
+        table = None
+        clients = [Client(level, random.Random(rng.random()), clock[0]) for _ in tokens]
+        plays = (c.play(s, t) for c, s, t in zip(clients, sockets, tokens, strict=True))
+        try:
+            # bounded: a table that stops answering counts as an error, never a hang
+            await asyncio.wait_for(asyncio.gather(*plays), clock[0] - time.monotonic() + 10)
+        except Exception:
+            level.errors += 1
+            level.stuck.append(clients)
+        finally:
+            for sock in sockets:
+                await sock.close()
+        if any(c.latest and c.latest["over"] for c in clients):
+            level.games += 1
 
 
 async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int) -> Level:
+    """Open T tables (not timed), then play for ``seconds`` and count what the clients saw."""
     level = Level(game, tables)
     rng = random.Random(tables)
-    start = time.monotonic()
-    stop_at = start + seconds
-    await asyncio.gather(*(_table_loop(base, game, level, rng, stop_at) for _ in range(tables)))
+    ws_base = base.replace("http://", "ws://")
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        opened = await asyncio.gather(*(_open_table(http, ws_base, game) for _ in range(tables)))
+        go = asyncio.Event()
+        clock = [0.0]
+        loops = [
+            asyncio.ensure_future(_table_loop(http, ws_base, game, level, rng, t, go, clock))
+            for t in opened
+        ]
+        start = time.monotonic()
+        clock[0] = start + seconds
+        go.set()
+        await asyncio.gather(*loops)
     level.seconds = time.monotonic() - start
     level.rss_mb = _rss_mb(pid)
     return level

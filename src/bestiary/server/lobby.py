@@ -92,7 +92,7 @@ class Lobby:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables and self.store.get(code) is None:
+            if code not in self.tables and not self.store.exists(code):
                 return code
 
     def get(self, code: str) -> Table:

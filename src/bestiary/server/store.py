@@ -158,6 +158,12 @@ class Store:
                 table.events = self._events(conn, table.code)
         return found
 
+    def exists(self, code: str) -> bool:
+        """Whether a table row ``code`` is stored (queued writes aside: those are live tables)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(tables_table.c.code).where(tables_table.c.code == code))
+            return found.first() is not None
+
     def get(self, code: str) -> StoredTable | None:
         self.flush()
         with self.engine.connect() as conn:
