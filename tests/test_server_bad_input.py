@@ -61,6 +61,8 @@ def error_after(sock: TableSocket, raw: str) -> dict[str, object]:
         ('{"type": "action", "action": {"do": "fly"}}', "bad_action"),
         ('{"type": "action", "action": {"do": "call", "card": 3, "call": []}}', "bad_action"),
         ('{"type": "action", "action": {"by": "random-2", "do": "draw"}}', "wrong_seat"),
+        ('{"type": "ping", "ref": 123456789012345678901234567890}', "bad_message"),
+        ('{"type": "ping", "ref": "\\ud800"}', "bad_json"),
     ],
 )
 def test_bad_messages_get_an_error(seated: TableSocket, raw: str, code: str) -> None:

@@ -7,11 +7,12 @@ client too slow to keep up with a bounded outbox is disconnected rather than slo
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
 from starlette.websockets import WebSocket
+
+from bestiary.server.protocol import encode
 
 OUTBOX_LIMIT = 512
 _CLOSE = ""  # sentinel in the outbox: close the socket
@@ -33,7 +34,7 @@ class Connection:
         self._checked = time.monotonic()
 
     def send(self, message: dict[str, Any]) -> None:
-        self.send_text(json.dumps(message, separators=(",", ":")))
+        self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
         if self.closed:

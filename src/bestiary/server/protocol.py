@@ -8,15 +8,19 @@ their shape is fixed here by the ``*_message`` functions).
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 8192
 
-Ref = Annotated[int | str, Field(description="The client's own id for a request, echoed back.")]
+SafeInt = Annotated[int, Field(ge=-(2**53), le=2**53)]
+Ref = Annotated[
+    SafeInt | Annotated[str, Field(max_length=64)],
+    Field(description="The client's own id for a request, echoed back."),
+]
 
 
 class Hello(BaseModel):
@@ -69,8 +73,8 @@ def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
     if len(text) > MAX_MESSAGE_BYTES:
         raise BadMessage("too_large", f"message is larger than {MAX_MESSAGE_BYTES} bytes.")
     try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        obj = orjson.loads(text)
+    except orjson.JSONDecodeError as err:
         raise BadMessage("bad_json", f"message is not valid JSON ({err}).") from None
     if not isinstance(obj, dict):
         raise BadMessage("bad_message", "a message must be a JSON object.")
@@ -107,6 +111,11 @@ def public_event(game: str, event: dict[str, Any]) -> dict[str, Any]:
     if not hidden:
         return event
     return {k: v for k, v in event.items() if k not in hidden}
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message as compact JSON text (orjson: the table sends a lot of these)."""
+    return orjson.dumps(message).decode()
 
 
 def error_message(code: str, message: str, ref: int | str | None = None) -> dict[str, Any]:

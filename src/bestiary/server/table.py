@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import random
 import secrets
@@ -24,7 +23,7 @@ from bestiary.core.agent import Agent, bot_entries, make_bot
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State, get_game, replay
 from bestiary.server.connection import Connection
-from bestiary.server.protocol import PROTOCOL_VERSION, error_message, public_event
+from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message, public_event
 from bestiary.server.store import Store, StoredTable
 
 log = logging.getLogger("bestiary.server")
@@ -281,7 +280,7 @@ class Table:
 
     def _announce(self) -> None:
         """Tell every socket at the table who sits where (seats, bots, presence, status)."""
-        message = json.dumps({"type": "table", "table": self.info()})
+        message = encode({"type": "table", "table": self.info()})
         for conn in self._all_connections():
             conn.send_text(message)
 
@@ -591,7 +590,7 @@ class Table:
         if over:
             message["summary"] = state.summary()
             message["winners"] = state.winners()
-        return json.dumps(message, separators=(",", ":"))
+        return encode(message)
 
     def _broadcast(self, events: list[dict[str, Any]], actor: int | None, ref: Any) -> None:
         public = [public_event(self.game_name, e) for e in events]
