@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
 import subprocess
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from bestiary.server.live import free_port
@@ -44,6 +44,7 @@ class Level:
     games: int = 0
     latencies: list[float] = field(default_factory=list)
     rss_mb: float = 0.0
+    server_cpu: float = 0.0  # CPU seconds the server used during the level
     stuck: list[Any] = field(default_factory=list)
 
     def percentile(self, p: float) -> float:
@@ -54,22 +55,31 @@ class Level:
 
     def row(self) -> str:
         rate = self.moves / self.seconds if self.seconds else 0.0
+        cpu_rate = self.moves / self.server_cpu if self.server_cpu else 0.0
         return (
             f"{self.game:9} {self.tables:6} {rate:10,.0f} {self.percentile(0.50):8.1f} "
             f"{self.percentile(0.95):8.1f} {self.percentile(0.99):8.1f} {self.rss_mb:8.0f} "
-            f"{self.errors:6} {self.refused:8} {self.games:6}"
+            f"{self.errors:6} {self.refused:8} {self.games:6} {cpu_rate:12,.0f}"
         )
 
 
 HEADER = (
     f"{'game':9} {'tables':>6} {'moves/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-    f"{'RSS MB':>8} {'errors':>6} {'refused':>8} {'games':>6}"
+    f"{'RSS MB':>8} {'errors':>6} {'refused':>8} {'games':>6} {'moves/cpu-s':>12}"
 )
 
 
 def _pin(core: int) -> None:
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setaffinity(0, {core % (os.cpu_count() or 1)})
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (robust to other jobs sharing the core)."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
 
 
 def _rss_mb(pid: int) -> float:
@@ -92,9 +102,9 @@ class Client:
         self.latest: dict[str, Any] | None = None
 
     async def play(self, ws: ClientConnection, token: str) -> None:
-        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        await ws.send(orjson.dumps({"type": "hello", "v": 1, "token": token}).decode())
         async for raw in ws:
-            message = json.loads(raw)
+            message = orjson.loads(raw)
             kind = message["type"]
             if kind == "state":
                 if self.sent_at is not None and message.get("ref") == self.ref:
@@ -123,7 +133,7 @@ class Client:
         action = self.rng.choice(meets or legal)
         self.ref += 1
         self.sent_at = time.perf_counter()
-        await ws.send(json.dumps({"type": "action", "action": action, "ref": self.ref}))
+        await ws.send(orjson.dumps({"type": "action", "action": action, "ref": self.ref}).decode())
 
 
 async def _open_table(http: httpx.AsyncClient, ws_base: str, game: str) -> Table:
@@ -198,11 +208,13 @@ async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int
             asyncio.ensure_future(_table_loop(http, ws_base, game, level, rng, t, go, clock))
             for t in opened
         ]
+        cpu_before = _cpu_seconds(pid)
         start = time.monotonic()
         clock[0] = start + seconds
         go.set()
         await asyncio.gather(*loops)
     level.seconds = time.monotonic() - start
+    level.server_cpu = _cpu_seconds(pid) - cpu_before
     level.rss_mb = _rss_mb(pid)
     return level
 
