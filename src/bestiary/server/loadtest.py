@@ -199,9 +199,14 @@ async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int
     level = Level(game, tables)
     rng = random.Random(tables)
     ws_base = base.replace("http://", "ws://")
-    limits = httpx.Limits(max_connections=64)
+    # keep-alive off: a pooled connection the server has timed out would fail a request
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        opened = await asyncio.gather(*(_open_table(http, ws_base, game) for _ in range(tables)))
+        tried = await asyncio.gather(
+            *(_open_table(http, ws_base, game) for _ in range(tables)), return_exceptions=True
+        )
+        opened = [t for t in tried if not isinstance(t, BaseException)]
+        level.errors += len(tried) - len(opened)
         go = asyncio.Event()
         clock = [0.0]
         loops = [
