@@ -2,11 +2,12 @@
 
 Two players create and join a wild table and meet; a critters game against bots is played to
 the end with the keyboard; a page reload in the middle of a game reconnects to the same seat.
-Screenshots go to artifacts/ (and docs/img/ keeps the README's copies).
+Screenshots go to artifacts/; BESTIARY_UPDATE_SCREENSHOTS=1 also refreshes docs/img/ (the README's).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,8 +62,8 @@ def screenshot(page: sync_api.Page, name: str) -> None:
     path = ARTIFACTS / name
     page.screenshot(path=str(path), full_page=True)
     docs = ROOT / "docs" / "img"
-    if docs.is_dir():
-        shutil.copy(path, docs / name)
+    if os.environ.get("BESTIARY_UPDATE_SCREENSHOTS") == "1" and docs.is_dir():
+        shutil.copy(path, docs / name)  # refresh the README's pictures on request only
 
 
 def seq(page: sync_api.Page) -> int:
