@@ -144,7 +144,6 @@ def test_missing_deck_file_is_refused(tmp_path: Path) -> None:
         ({"deck": None, "seed": None}, "needs an explicit 'deck' list or a 'seed'"),
         ({"deck": ["fox"] * 9}, "too few to deal"),
         ({"deck": ["fox", 3] * 9}, "list of card names"),
-        ({"options": {"deck": "x.toml"}}, "not a deck file option"),
         ({"players": "ann"}, "'players' as a list"),
         ({"first": "zed"}, "first must name one of the players"),
     ],

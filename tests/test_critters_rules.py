@@ -524,3 +524,17 @@ def test_exhausted_ending_most_down_cards_then_most_kinds() -> None:
     play(state, Pass("bo"))
     assert state.is_over and state.winners() == ["ann"]
     assert state.scores() == {"ann": 1, "bo": 0} and state.down_cards("bo") == 4
+
+
+def test_a_short_default_deck_still_knows_all_nine_kinds() -> None:
+    # A record's short deck of default critters: a wild may still be declared as a turtle.
+    state = table({"ann": ["wild", "fox", "fox", "owl", "owl"], "bo": ["owl"] * 5}, ["fox"] * 4)
+    assert len(state.kinds) == 9
+    play(state, Down("ann", "wild", "turtle"))
+    assert sets(state, "ann") == [("turtle", ["wild"], False)]
+
+
+def test_a_deck_of_its_own_kinds_knows_only_those() -> None:
+    state = table({"ann": ["wild", "dodo", "dodo"], "bo": ["moa"] * 3}, ["dodo"] * 4)
+    assert state.kinds == ("dodo", "moa")
+    refused(state, Down("ann", "wild", "fox"), "not a critter kind")

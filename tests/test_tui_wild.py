@@ -19,7 +19,7 @@ from bestiary.tui.wild_table import wild_table
 from bestiary.wild import CREATURES, GAME
 
 SIZE = (160, 50)
-ANN = ["snerlep", "megalotaur", "snerlep", "megalotaur", "fizzalisk"]
+ANN = ["megalotaur", "snerlep", "snerlep", "megalotaur", "fizzalisk"]  # top first
 ANN += ["fizzalisk", "wiffaloon", "wiffaloon", "skeevil", "skeevil"]
 BOT = ["snerlep", "fizzalisk", "snerlep", "fizzalisk", "megalotaur"]
 BOT += ["megalotaur", "wiffaloon", "wiffaloon", "skeevil", "skeevil"]
@@ -70,7 +70,7 @@ def test_honest_bot_answers_and_asks_then_they_mate() -> None:
         app = WildApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await pilot.press("2", "enter")  # card 2 (the hand is in food-chain order): snerlep
+            await pilot.press("2", "enter")  # card 2 (the hand is in the order drawn): snerlep
             await pilot.pause()
             assert table.view()["offer"] == {"card": "snerlep", "call": "snerlep"}
             for _ in range(40):  # the bot answers the Call, then asks to meet

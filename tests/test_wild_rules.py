@@ -53,7 +53,7 @@ def den(state: WildState, player: str) -> list[tuple[str, str]]:
 
 def test_setup_draws_up_to_two_from_the_top() -> None:
     state = table(ann=pack(K, M), bob=pack(F, W))
-    assert state.hand("ann") == [M, K]
+    assert state.hand("ann") == [K, M]  # in the order drawn
     assert state.hand("bob") == [F, W]
     assert state.pack_size("ann") == 8
     assert state.events() == []
@@ -61,7 +61,7 @@ def test_setup_draws_up_to_two_from_the_top() -> None:
 
 def test_three_players_hold_three() -> None:
     state = table(ann=pack(K, M, S), bob=pack(), carl=pack())
-    assert state.hand("ann") == [M, S, K]
+    assert state.hand("ann") == [K, M, S]
     assert Draw("ann") not in state.legal_actions("ann")
     with pytest.raises(IllegalAction, match="hand limit is 3"):
         state.apply(Draw("ann"))
@@ -119,7 +119,7 @@ def test_withdraw_returns_the_offer() -> None:
     state = table(ann=pack(M, S), bob=pack())
     state.apply(Call("ann", M, K))
     state.apply(Withdraw("ann"))
-    assert state.hand("ann") == [M, S]
+    assert state.hand("ann") == [S, M]  # the offer comes back at the end of the hand
     assert state.offer("ann") is None
     with pytest.raises(IllegalAction, match="no offer to withdraw"):
         state.apply(Withdraw("ann"))

@@ -138,6 +138,10 @@ def deck_of_cards(cards: list[str], where: str = "the header's deck") -> Deck:
         else:
             kinds[card] = kinds.get(card, 0) + 1
     wild = others.pop(WILD, 0)
+    if kinds and all(kind in DEFAULT_KINDS for kind in kinds):
+        # A short deck of default critters is still the default game: a wild may be declared
+        # as any of the nine kinds, even one whose cards are not in this deck.
+        kinds = {kind: kinds.get(kind, 0) for kind in DEFAULT_KINDS}
     order = sorted(kinds, key=_kind_order)
     return make_deck({k: kinds[k] for k in order}, wild, others, where)
 

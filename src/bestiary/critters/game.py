@@ -15,6 +15,7 @@ from bestiary.critters.rules import CrittersState
 from bestiary.critters.setup import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    OPTION_NAMES,
     Table,
     check_deal,
     check_players,
@@ -62,9 +63,9 @@ class CrittersGame:
         options = header.get("options") or {}
         if not isinstance(options, dict):
             raise BadOption("the header's 'options' must be an object")
-        if "deck" in options:
-            raise BadOption("a record carries its explicit 'deck' list, not a deck file option")
-        options = dict(options)
+        # Unknown option names are ignored, as RECORDS.md says of every unknown key; a deck
+        # file option means nothing here, since a record carries its deck (or its seed).
+        options = {k: v for k, v in options.items() if k in OPTION_NAMES and k != "deck"}
         if "first" in header:
             options["first"] = header["first"]
         set_size, sets_to_win, hand_limit, first = read_options(names, options)

@@ -49,8 +49,12 @@ def check_players(players: Any) -> tuple[str, ...]:
     return tuple(players)
 
 
-def check_options(options: Any) -> dict[str, Any]:
-    """Known options with the right types; missing ones take their defaults."""
+def check_options(options: Any, *, from_record: bool = False) -> dict[str, Any]:
+    """Known options with the right types; missing ones take their defaults.
+
+    A new game refuses an unknown option name (most likely a typo); a record ignores it, as
+    RECORDS.md says of every unknown key.
+    """
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
@@ -58,6 +62,8 @@ def check_options(options: Any) -> dict[str, Any]:
     resolved = dict(DEFAULT_OPTIONS)
     for key, value in options.items():
         if key not in DEFAULT_OPTIONS:
+            if from_record:
+                continue
             known = ", ".join(DEFAULT_OPTIONS)
             raise BadOption(f"unknown wild option {key!r} (known: {known})")
         if key in ("mating_bonus", "objectives"):
@@ -94,7 +100,7 @@ def check_seed(seed: Any) -> int:
 def deal_from_header(header: Mapping[str, Any]) -> Deal:
     """Check a wild header and produce its deal; BadOption with one sentence if it is wrong."""
     players = check_players(header.get("players"))
-    options = check_options(header.get("options"))
+    options = check_options(header.get("options"), from_record=True)
     seed = check_seed(header["seed"]) if header.get("seed") is not None else None
     rng = random.Random(seed) if seed is not None else None
     seeded_packs: dict[str, tuple[str, ...]] = {}

@@ -62,6 +62,7 @@ class WildState:
         "_dens",
         "_hand",
         "_hand_n",
+        "_held",
         "_hole",
         "_log",
         "_offer_call",
@@ -89,11 +90,14 @@ class WildState:
         n = len(deal.players)
         self.limit = 3 if n == 3 else 2
         self._packs = [[CREATURE_INDEX[c] for c in reversed(deal.packs[p])] for p in deal.players]
-        self._hand = [[0] * 5 for _ in range(n)]
+        self._hand = [[0] * 5 for _ in range(n)]  # counts per creature, for legal_actions
+        self._held: list[list[int]] = [[] for _ in range(n)]  # the same cards, in arrival order
         self._hand_n = [0] * n
         for i in range(n):  # setup draws are not events
             for _ in range(self.limit):
-                self._hand[i][self._packs[i].pop()] += 1
+                card = self._packs[i].pop()
+                self._hand[i][card] += 1
+                self._held[i].append(card)
             self._hand_n[i] = self.limit
         self._offer_card = [NO_CARD] * n
         self._offer_call = [NO_CARD] * n
@@ -119,6 +123,7 @@ class WildState:
         other.limit = self.limit
         other._packs = [p[:] for p in self._packs]
         other._hand = [h[:] for h in self._hand]
+        other._held = [h[:] for h in self._held]
         other._hand_n = self._hand_n[:]
         other._offer_card = self._offer_card[:]
         other._offer_call = self._offer_call[:]
@@ -249,9 +254,9 @@ class WildState:
         return tuple(self._log)
 
     def hand(self, player: str) -> list[str]:
-        """``player``'s hand in food-chain order (hidden information: not for other seats)."""
-        counts = self._hand[self._t.seat[player]]
-        return [CREATURES[c] for c in ALL_CREATURES for _ in range(counts[c])]
+        """``player``'s hand in the order the cards arrived: drawn, or back from the offer
+        (hidden information: not for other seats)."""
+        return [CREATURES[c] for c in self._held[self._t.seat[player]]]
 
     def offer(self, player: str) -> tuple[str, str] | None:
         """``player``'s offer as (card, call), or None (the card is hidden from other seats)."""
@@ -335,7 +340,9 @@ class WildState:
         pack = self._packs[i]
         if not pack:
             raise IllegalAction(f"{self.players[i]}'s Pack is empty")
-        self._hand[i][pack.pop()] += 1
+        card = pack.pop()
+        self._hand[i][card] += 1
+        self._held[i].append(card)
         self._hand_n[i] += 1
 
     def _call(self, i: int, action: Call) -> None:
@@ -349,10 +356,12 @@ class WildState:
             raise IllegalAction(f"{self.players[i]} has no {action.card} in hand to call with")
         if off >= 0:  # the old offer returns to the hand first
             hand[off] += 1
+            self._held[i].append(off)
             self._lapse_asks(i)
         else:
             self._hand_n[i] -= 1
         hand[c] -= 1
+        self._held[i].remove(c)
         self._offer_card[i] = c
         self._offer_call[i] = s
 
@@ -361,6 +370,7 @@ class WildState:
         if off < 0:
             raise IllegalAction(f"{self.players[i]} has no offer to withdraw")
         self._hand[i][off] += 1
+        self._held[i].append(off)
         self._hand_n[i] += 1
         self._offer_card[i] = self._offer_call[i] = NO_CARD
         self._lapse_asks(i)
@@ -373,6 +383,7 @@ class WildState:
                 "(an offered card cannot be discarded)"
             )
         self._hand[i][c] -= 1
+        self._held[i].remove(c)
         self._hand_n[i] -= 1
         self._hole.append((c, i, False))
 
@@ -463,11 +474,12 @@ class WildState:
         self._over = True
         self.ended_by = ended_by
         for i in range(self._t.n):
-            returned = [c for c in ALL_CREATURES for _ in range(self._hand[i][c])]
+            returned = self._held[i]
             if self._offer_card[i] >= 0:
                 returned.append(self._offer_card[i])
             self._packs[i][:0] = returned  # under the Pack
             self._hand[i] = [0] * 5
+            self._held[i] = []
             self._hand_n[i] = 0
             self._offer_card[i] = self._offer_call[i] = NO_CARD
             self._asks[i] = 0
