@@ -14,14 +14,14 @@ const Critters = (() => {
   }
 
   function describe(a, me) {
-    const you = (p) => (p === me ? "you" : p);
+    const yours = (p) => (p === me ? "your" : `${p}'s`);
     switch (a.do) {
       case "down": return a.card === "wild" ? `Put down a wild as ${a.as}` : `Put down ${a.card}`;
       case "set": return `Play a full ${a.kind} set (${a.cards.join(", ")})`;
       case "complete": return `Complete your ${a.kind} set with ${a.cards.join(", ")}`;
-      case "hop_over": return `Hop Over: take ${you(a.target)}'s ${a.card} from the ${a.kind} set`;
-      case "game_changer": return `Game Changer: swap ${a.by && a.by !== me ? a.by + "'s" : "your"} ${a.give.card} (${a.give.kind}) for ${you(a.target)}'s ${a.take.card} (${a.take.kind})`;
-      case "ultimate_collector": return `Ultimate Collector: steal ${you(a.target)}'s full ${a.kind} set`;
+      case "hop_over": return `Hop Over: take ${yours(a.target)} ${a.card} from the ${a.kind} set`;
+      case "game_changer": return `Game Changer: swap ${a.by && a.by !== me ? a.by + "'s" : "your"} ${a.give.card} (${a.give.kind}) for ${yours(a.target)} ${a.take.card} (${a.take.kind})`;
+      case "ultimate_collector": return `Ultimate Collector: steal ${yours(a.target)} full ${a.kind} set`;
       case "no": return "Say NO!";
       case "allow": return "Allow it";
       case "swap_wild": return `Swap a ${a.kind} in for the wild of your ${a.kind} set; the wild joins ${a.to}`;
