@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean browser terminal
+.PHONY: run test lint typecheck pytest bench clean browser terminal postgres
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,7 +32,11 @@ browser:
 terminal:
 	command -v tmux >/dev/null || (apt-get update && apt-get install -y tmux)
 
-pytest: $(STAMP) browser terminal
+# The PostgreSQL store tests start a throwaway cluster with Debian's server binaries.
+postgres:
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)
+
+pytest: $(STAMP) browser terminal postgres
 	$(BIN)/pytest
 
 test: lint typecheck pytest
