@@ -1,13 +1,17 @@
-"""The store on a real PostgreSQL server: the restart scenarios of test_server_restart.py, and
-the store's own reads and writes (JSON columns, event order, the finished list)."""
+"""The store on a real PostgreSQL server: the restart scenarios of test_server_restart.py, the
+store's own reads and writes (JSON columns, event order, the finished list), and a database that
+cannot be reached."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from typer.testing import CliRunner
 
-from bestiary.server.store import Store
+from bestiary.cli import app
+from bestiary.server.live import free_port
+from bestiary.server.store import Store, StoreUnavailable
 from tests.pg import Cluster, throwaway_cluster
 from tests.test_server_restart import finished_games_survive_restart, game_survives_restart
 
@@ -70,3 +74,15 @@ def test_store_round_trips_rows_and_events(db: str) -> None:
     assert again.exists("BBBBBB") and not again.exists("DDDDDD")
     assert again.get("DDDDDD") is None
     again.close()
+
+
+def test_an_unreachable_database_is_one_sentence() -> None:
+    url = f"postgresql+psycopg://ann:secret@127.0.0.1:{free_port()}/nowhere"  # nothing listens
+    with pytest.raises(StoreUnavailable) as refused:
+        Store(url)
+    message = str(refused.value)
+    assert message.startswith("cannot open the database postgresql+psycopg://ann:***@127.0.0.1")
+    assert "secret" not in message and "\n" not in message
+    served = CliRunner().invoke(app, ["serve", "--db", url])
+    assert served.exit_code != 0
+    assert served.output.strip() == f"error: {message}"

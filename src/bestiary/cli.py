@@ -183,8 +183,13 @@ def serve_command(
 ) -> None:
     """Serve the lobby, live tables and the browser client (open the printed URL)."""
     from bestiary.server.run import serve
+    from bestiary.server.store import Store, StoreUnavailable
     from bestiary.server.table import TableSettings
 
+    try:  # a bad --db is a sentence here, not a traceback from the server's start-up
+        Store(db).close()
+    except StoreUnavailable as exc:
+        raise _fail(str(exc)) from None
     settings = TableSettings(answer_seconds=answer, grace_seconds=grace, bot_tick=bot_tick)
     serve(host=host, port=port, db=db, settings=settings)
 

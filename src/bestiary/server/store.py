@@ -30,7 +30,8 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 metadata = MetaData()
 
@@ -85,15 +86,34 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class StoreUnavailable(Exception):
+    """The database cannot be opened; the message is one sentence for the user."""
+
+
+def _unavailable(url: str, exc: Exception) -> StoreUnavailable:
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return StoreUnavailable(f"{url!r} is not a database URL (e.g. sqlite:///bestiary.sqlite).")
+    # the driver's own first line says why (refused, no such database, bad password...)
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+    if isinstance(exc, ImportError):
+        reason += " (for PostgreSQL: pip install 'bestiary[postgres]')"
+    return StoreUnavailable(f"cannot open the database {shown}: {reason}")
+
+
 class Store:
     """The database, with a write-behind queue flushed by :meth:`run_writer`."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        try:
+            self.engine: Engine = create_engine(url)
+            if self.engine.dialect.name == "sqlite":
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            metadata.create_all(self.engine)
+        except (SQLAlchemyError, ImportError) as exc:  # a missing driver is an ImportError
+            raise _unavailable(url, exc) from exc
         self._pending: list[tuple[str, dict[str, Any]]] = []
         self._wake = asyncio.Event()
 
