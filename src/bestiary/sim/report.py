@@ -65,9 +65,12 @@ def histogram(title: str, xlabel: str, series: Sequence[tuple[str, Sequence[floa
     figure, axes = _figure()
     values = [v for _, data in series for v in data]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
-    bins = max(1, min(40, int(high - low) + 1))
+    span = int(high - low) + 1
+    bins = max(1, min(40, span))
+    # Centre each bar on its whole number when there are few values (scores), else bin them.
+    edges = (low - 0.5, high + 0.5) if span <= 40 else (low, high + 1)
     for name, data in series:
-        axes.hist(data, bins=bins, range=(low, high + 1), alpha=0.55, label=name)
+        axes.hist(data, bins=bins, range=edges, alpha=0.55, label=name)
     axes.set_xlabel(xlabel)
     axes.set_ylabel("games")
     axes.set_title(title)
