@@ -19,7 +19,7 @@ from bestiary.core.agent import bot_entries
 from bestiary.core.game import get_game
 from bestiary.core.options import parse_options
 from bestiary.sim.parallel import run_games
-from bestiary.sim.runner import GameResult, GameSpec
+from bestiary.sim.runner import BotFault, GameResult, GameSpec
 from bestiary.sim.seating import sim_specs
 from bestiary.sim.stats import games_needed
 from bestiary.sim.summary import RateRow, Summary, summarize
@@ -69,7 +69,10 @@ def _play(
     )
     with progress:
         task = progress.add_task(label, total=len(specs))
-        yield from run_games(specs, jobs, backend, address, lambda n: progress.advance(task, n))
+        try:
+            yield from run_games(specs, jobs, backend, address, lambda n: progress.advance(task, n))
+        except BotFault as err:
+            raise ValueError(f"a bot broke the rules: {err}") from None
 
 
 def _rows_table(title: str, rows: Sequence[RateRow], first: str) -> Table:

@@ -71,11 +71,12 @@ class GameResult:
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
 
 
-def _derive(seed: int) -> tuple[int, int, list[int]]:
+def _derive(seed: int, seats: int) -> tuple[int, int, list[int]]:
+    """Seeds for the deal, the table (tick order, chance) and each seat's bot, in that order."""
     rng = random.Random(seed)
     deal = rng.getrandbits(63)
     table = rng.getrandbits(63)
-    bots = [rng.getrandbits(63) for _ in range(64)]
+    bots = [rng.getrandbits(63) for _ in range(seats)]
     return deal, table, bots
 
 
@@ -87,7 +88,7 @@ def play_game(
     """Play ``spec`` to the end and return its result (and record, if asked)."""
     rules = game if game is not None else get_game(spec.game)
     players = spec.players
-    deal_seed, table_seed, bot_seeds = _derive(spec.seed)
+    deal_seed, table_seed, bot_seeds = _derive(spec.seed, len(players))
     state = rules.new_game(players, dict(spec.options), seed=deal_seed)
     agents = [
         bot_maker(spec.game, name, player, bot_seeds[seat])
