@@ -24,5 +24,6 @@ class RecordError(Exception):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = f"line {self.line}" if self.line else "the record"
-        return f"{where}: {self.reason}."
+        if not self.line:  # the file as a whole
+            return f"{self.reason}."
+        return f"line {self.line}: {self.reason}."

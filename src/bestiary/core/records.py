@@ -51,7 +51,7 @@ def read_record(path: str | Path) -> tuple[Header, list[tuple[int, Event]]]:
     except UnicodeDecodeError as err:
         raise RecordError(0, f"the file is not UTF-8 ({err.reason})") from None
     except OSError as err:
-        raise RecordError(0, f"cannot read {path} ({err.strerror})") from None
+        raise RecordError(0, f"cannot read the file ({err.strerror})") from None
     return parse_lines(text.splitlines())
 
 
