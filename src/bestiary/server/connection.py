@@ -10,7 +10,7 @@ import asyncio
 import time
 from typing import Any
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bestiary.server.protocol import encode
 
@@ -60,11 +60,19 @@ class Connection:
         return True
 
     async def write_loop(self) -> None:
-        """Send the outbox in order until closed."""
+        """Send the outbox in order until closed or until the client has gone.
+
+        A client that has gone is the normal end of a socket, not an error: the task ends quietly
+        rather than keep an exception whose traceback holds this socket's frames in a reference
+        cycle (thousands of those per minute under load made for long full collections).
+        """
         assert self.websocket is not None
-        while True:
-            text = await self.outbox.get()
-            if text == _CLOSE:
-                await self.websocket.close(code=1008)
-                return
-            await self.websocket.send_text(text)
+        try:
+            while True:
+                text = await self.outbox.get()
+                if text == _CLOSE:
+                    await self.websocket.close(code=1008)
+                    return
+                await self.websocket.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closed = True  # starlette: peer gone, or already closed (a RuntimeError)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import subprocess
@@ -27,6 +28,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from bestiary.server.live import free_port
+from bestiary.server.run import settle_heap
 
 SEATS = 4
 
@@ -45,6 +47,7 @@ class Level:
     latencies: list[float] = field(default_factory=list)
     rss_mb: float = 0.0
     server_cpu: float = 0.0  # CPU seconds the server used during the level
+    client_cpu: float = 0.0  # CPU seconds this load generator used during the level
     stuck: list[Any] = field(default_factory=list)
 
     def percentile(self, p: float) -> float:
@@ -59,13 +62,19 @@ class Level:
         return (
             f"{self.game:9} {self.tables:6} {rate:10,.0f} {self.percentile(0.50):8.1f} "
             f"{self.percentile(0.95):8.1f} {self.percentile(0.99):8.1f} {self.rss_mb:8.0f} "
-            f"{self.errors:6} {self.refused:8} {self.games:6} {cpu_rate:12,.0f}"
+            f"{self.errors:6} {self.refused:8} {self.games:6} {cpu_rate:12,.0f} "
+            f"{self.busy(self.server_cpu):7.0f}% {self.busy(self.client_cpu):7.0f}%"
         )
+
+    def busy(self, cpu_seconds: float) -> float:
+        """How busy a process kept its core during the level, in percent."""
+        return 100 * cpu_seconds / self.seconds if self.seconds else 0.0
 
 
 HEADER = (
     f"{'game':9} {'tables':>6} {'moves/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-    f"{'RSS MB':>8} {'errors':>6} {'refused':>8} {'games':>6} {'moves/cpu-s':>12}"
+    f"{'RSS MB':>8} {'errors':>6} {'refused':>8} {'games':>6} {'moves/cpu-s':>12} "
+    f"{'server':>8} {'clients':>8}"
 )
 
 
@@ -180,13 +189,12 @@ async def _table_loop(
             continue
         table = None
         clients = [Client(level, random.Random(rng.random()), clock[0]) for _ in tokens]
-        plays = (c.play(s, t) for c, s, t in zip(clients, sockets, tokens, strict=True))
+        plays = [
+            asyncio.ensure_future(c.play(s, t))
+            for c, s, t in zip(clients, sockets, tokens, strict=True)
+        ]
         try:
-            # bounded: a table that stops answering counts as an error, never a hang
-            await asyncio.wait_for(asyncio.gather(*plays), clock[0] - time.monotonic() + 10)
-        except Exception:
-            level.errors += 1
-            level.stuck.append(clients)
+            await _finish_plays(level, clients, plays, clock[0])
         finally:
             for sock in sockets:
                 await sock.close()
@@ -194,13 +202,36 @@ async def _table_loop(
             level.games += 1
 
 
+async def _finish_plays(
+    level: Level, clients: list[Client], plays: list[asyncio.Task[None]], stop_at: float
+) -> None:
+    """Wait for a table's clients until the game ends or the clock does, then for answers.
+
+    At the end of the clock a client with no action in flight is done: waiting on it would wait
+    for a move nobody makes any more (the players who could move have stopped). A client with
+    an action in flight gets its answer, within 10 s, or the table counts as an error.
+    """
+    await asyncio.wait(plays, timeout=max(0.0, stop_at - time.monotonic()))
+    for client, play in zip(clients, plays, strict=True):
+        if not play.done() and client.sent_at is None:
+            play.cancel()
+    _, pending = await asyncio.wait(plays, timeout=10)
+    for play in pending:
+        play.cancel()
+    failed = [p for p in plays if p.done() and not p.cancelled() and p.exception() is not None]
+    if pending or failed:
+        level.errors += 1
+        level.stuck.append(clients)
+
+
 async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int) -> Level:
     """Open T tables (not timed), then play for ``seconds`` and count what the clients saw."""
     level = Level(game, tables)
     rng = random.Random(tables)
     ws_base = base.replace("http://", "ws://")
-    # keep-alive off: a pooled connection the server has timed out would fail a request
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=0)
+    # keep-alive, as a browser does; an idle connection is dropped well before the server's own
+    # 5 s keep-alive timeout would close it under a request
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64, keepalive_expiry=1.0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         tried = await asyncio.gather(
             *(_open_table(http, ws_base, game) for _ in range(tables)), return_exceptions=True
@@ -209,17 +240,20 @@ async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int
         level.errors += len(tried) - len(opened)
         go = asyncio.Event()
         clock = [0.0]
+        gc.collect()  # the clients' own full collections would stall them mid-measurement
         loops = [
             asyncio.ensure_future(_table_loop(http, ws_base, game, level, rng, t, go, clock))
             for t in opened
         ]
         cpu_before = _cpu_seconds(pid)
+        own_before = time.process_time()
         start = time.monotonic()
         clock[0] = start + seconds
         go.set()
         await asyncio.gather(*loops)
     level.seconds = time.monotonic() - start
     level.server_cpu = _cpu_seconds(pid) - cpu_before
+    level.client_cpu = time.process_time() - own_before
     level.rss_mb = _rss_mb(pid)
     return level
 
@@ -239,6 +273,7 @@ def run_server_bench(
         )
         server = subprocess.Popen([sys.executable, "-c", code], preexec_fn=lambda: _pin(0))
         _pin(1)
+        settle_heap()
         base = f"http://127.0.0.1:{port}"
         try:
             _wait_up(base, server)
