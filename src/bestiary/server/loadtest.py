@@ -212,16 +212,23 @@ async def _finish_plays(
     an action in flight gets its answer, within 10 s, or the table counts as an error.
     """
     await asyncio.wait(plays, timeout=max(0.0, stop_at - time.monotonic()))
+    waiting = []
     for client, play in zip(clients, plays, strict=True):
-        if not play.done() and client.sent_at is None:
-            play.cancel()
-    _, pending = await asyncio.wait(plays, timeout=10)
+        if play.done():
+            continue
+        if client.sent_at is None:
+            play.cancel()  # idle: its socket closes with the table's
+        else:
+            waiting.append(play)
+    pending: set[asyncio.Task[None]] = set()
+    if waiting:
+        _, pending = await asyncio.wait(waiting, timeout=10)
     for play in pending:
         play.cancel()
     failed = [p for p in plays if p.done() and not p.cancelled() and p.exception() is not None]
     if pending or failed:
         level.errors += 1
-        level.stuck.append(clients)
+        level.stuck.append((clients, [repr(p.exception()) for p in failed]))
 
 
 async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int) -> Level:
