@@ -26,15 +26,15 @@ typecheck: $(STAMP)
 
 # Browser tests drive Debian's Chromium (never a downloaded browser build).
 browser:
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium fonts-noto-color-emoji)
+	command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-color-emoji)
 
 # The terminal tests run the real program under tmux (Debian's package).
 terminal:
-	command -v tmux >/dev/null || (apt-get update && apt-get install -y tmux)
+	command -v tmux >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y tmux)
 
 # The PostgreSQL store tests start a throwaway cluster with Debian's server binaries.
 postgres:
-	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql)
 
 pytest: $(STAMP) browser terminal postgres
 	$(BIN)/pytest
