@@ -109,6 +109,11 @@ class Client:
         self.ref = 0
         self.sent_at: float | None = None
         self.latest: dict[str, Any] | None = None
+        # Set when the table's clock is over; the clock alone would not do: uvloop's timers fire
+        # up to a millisecond early, so an answer arriving in that gap found the clock still
+        # running, left this client waiting for a turn that its (already stopped) peers never
+        # made, and counted a false 10 s error.
+        self.stopping = False
 
     async def play(self, ws: ClientConnection, token: str) -> None:
         await ws.send(orjson.dumps({"type": "hello", "v": 1, "token": token}).decode())
@@ -129,10 +134,10 @@ class Client:
                     self.sent_at = None
                 else:
                     self.level.errors += 1
-            if self.sent_at is None and time.monotonic() < self.stop_at:
+            if self.sent_at is None:
+                if self.stopping or time.monotonic() >= self.stop_at:
+                    return
                 await self._act(ws)
-            elif time.monotonic() >= self.stop_at and self.sent_at is None:
-                return
 
     async def _act(self, ws: ClientConnection) -> None:
         legal = self.latest["legal"] if self.latest else []
@@ -214,6 +219,7 @@ async def _finish_plays(
     await asyncio.wait(plays, timeout=max(0.0, stop_at - time.monotonic()))
     waiting = []
     for client, play in zip(clients, plays, strict=True):
+        client.stopping = True  # from now on its next answer is its last message
         if play.done():
             continue
         if client.sent_at is None:
