@@ -39,6 +39,16 @@ def random_step(state: WildState, rng: random.Random) -> bool:
     return True
 
 
+def played(game: tuple[int, int, bool, bool], steps: int) -> tuple[WildState, random.Random]:
+    """A new game after up to ``steps`` random legal actions, and the RNG that chose them."""
+    state = new(*game)
+    rng = random.Random(game[0])
+    for _ in range(steps):
+        if state.is_over or not random_step(state, rng):
+            break
+    return state, rng
+
+
 def cards_by_owner(state: WildState) -> dict[str, Counter[str]]:
     owned: dict[str, Counter[str]] = {p: Counter() for p in state.players}
     for p in state.players:
@@ -139,11 +149,7 @@ def redeal_hidden(state: WildState, seat: str, rng: random.Random) -> WildState:
 def test_view_unchanged_when_hidden_cards_are_redealt(
     game: tuple[int, int, bool, bool], steps: int, which: int
 ) -> None:
-    state = new(*game)
-    rng = random.Random(game[0])
-    for _ in range(steps):
-        if state.is_over or not random_step(state, rng):
-            break
+    state, rng = played(game, steps)
     seat = state.players[which % len(state.players)]
     for _ in range(3):
         redealt = redeal_hidden(state, seat, rng)
@@ -156,11 +162,7 @@ def test_view_unchanged_when_hidden_cards_are_redealt(
 def test_views_are_json_and_spectators_see_no_hidden_cards(
     game: tuple[int, int, bool, bool], steps: int
 ) -> None:
-    state = new(*game)
-    rng = random.Random(game[0])
-    for _ in range(steps):
-        if state.is_over or not random_step(state, rng):
-            break
+    state, _ = played(game, steps)
     spectator = state.view(None)
     assert json.loads(json.dumps(spectator)) == spectator
     assert not {"hand", "offer", "objective"} & set(spectator)
