@@ -12,7 +12,7 @@ import pytest
 from bestiary.core.agent import register_bot
 from bestiary.core.game import replay
 from bestiary.core.records import parse_lines
-from bestiary.critters.view import determinize
+from bestiary.critters.rules import determinize
 from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.table import TableSettings
 
