@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bestiary.core.errors import IllegalAction
+from bestiary.core.game import replay
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import (
     Allow,
@@ -152,7 +153,6 @@ def test_same_seed_same_game(game: tuple[CrittersState, int], salt: int) -> None
 @given(games(), st.integers(0, 2**32), st.integers(0, 400))
 def test_record_round_trip(game: tuple[CrittersState, int], salt: int, steps: int) -> None:
     state, _ = game
-    seeded = state.clone()
     GAME.random_playout(state, random.Random(salt), steps)
     rebuilt = GAME.from_header(state.header())
     for event in state.events():
@@ -160,29 +160,30 @@ def test_record_round_trip(game: tuple[CrittersState, int], salt: int, steps: in
     assert rebuilt.summary() == state.summary()
     assert rebuilt.draw_pile == state.draw_pile
     assert rebuilt.events() == state.events()
-    # A game whose reshuffles come from its own seed (chance_outcome(None)) replays from a
-    # seed-only header with no reshuffle lines: the replayer draws each where it is due, as
-    # core.game.replay does (chance is always an explicit event).
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32), st.integers(0, 400))
+def test_a_seed_only_record_takes_its_reshuffles_from_the_seed(
+    game: tuple[CrittersState, int], salt: int, steps: int
+) -> None:
+    state, _ = game
     rng = random.Random(salt)
-    for _ in range(steps):
-        if seeded.is_over:
+    for _ in range(steps):  # every reshuffle the one the seed gives
+        if state.is_over:
             break
-        if seeded.chance_due:
-            seeded.apply(seeded.chance_outcome(None))
+        if state.chance_due:
+            state.apply(state.chance_outcome(None))
         else:
-            seeded.apply(rng.choice(seeded.legal_actions(seeded.actors[0])))
-    header = seeded.header()
+            state.apply(rng.choice(state.legal_actions(state.actors[0])))
+    header = state.header()
     del header["deck"]
-    lazy = GAME.from_header(header)
-    for event in seeded.events():
-        if event["do"] != "reshuffle":
-            if lazy.chance_due:
-                lazy.apply(lazy.chance_outcome(None))
-            lazy.apply(GAME.action_from_event(event))
-    if seeded.events() and seeded.events()[-1]["do"] == "reshuffle":
-        assert lazy.chance_due  # nothing came after it to need the draw
+    lines = [(n + 2, e) for n, e in enumerate(state.events()) if e["do"] != "reshuffle"]
+    lazy = replay(header, lines)
+    if state.events() and state.events()[-1]["do"] == "reshuffle":
+        assert lazy.chance_due  # replay shuffles only when the next event comes
     else:
-        assert lazy.summary() == seeded.summary()
+        assert lazy.summary() == state.summary()
 
 
 @SETTINGS
