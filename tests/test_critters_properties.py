@@ -29,7 +29,7 @@ from bestiary.critters.actions import (
 )
 from bestiary.critters.cards import WILD
 from bestiary.critters.refusals import _normal
-from bestiary.critters.rules import determinize
+from bestiary.critters.state import determinize
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

@@ -27,7 +27,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.rules import CrittersState, determinize
+from bestiary.critters.state import CrittersState, determinize
 from bestiary.search.ismcts import Budget, search
 
 View = Mapping[str, Any]

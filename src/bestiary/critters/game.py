@@ -12,8 +12,8 @@ from bestiary.core.records import Event, Header
 from bestiary.critters.actions import CrittersAction, action_from_event
 from bestiary.critters.cards import DEFAULT_DECK, Deck, deck_from_option, deck_of_cards
 from bestiary.critters.info import INFO
-from bestiary.critters.rules import CrittersState
 from bestiary.critters.setup import check_players, deal_table, read_options
+from bestiary.critters.state import CrittersState
 
 
 class CrittersGame:

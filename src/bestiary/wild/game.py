@@ -10,12 +10,12 @@ from bestiary.core.errors import BadOption
 from bestiary.core.game import State
 from bestiary.wild.actions import Nightfall, WildAction, action_from_event
 from bestiary.wild.info import INFO
-from bestiary.wild.record import (
+from bestiary.wild.setup import (
     check_options,
     check_players,
     deal_from_header,
 )
-from bestiary.wild.rules import WildState
+from bestiary.wild.state import WildState
 
 # Random play: Nightfall after this many steps per player without a meeting.
 QUIET_STEPS_PER_PLAYER = 50

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from bestiary.wild.meetings import Meeting
 from bestiary.wild.objectives import OBJECTIVE_BY_ID
-from bestiary.wild.record import Deal
+from bestiary.wild.setup import Deal
 
 
 class Seen(Protocol):

@@ -1,4 +1,4 @@
-"""Record headers for wild: checking options, players and Packs, and dealing from a seed.
+"""Setting up a wild game: players, options, Packs and Objectives checked, and the deal.
 
 Dealing from a seed is ``random.Random(seed)``: each Pack (``FRESH_PACK``) is shuffled in seat
 order, then the Objective deck (``OBJECTIVE_IDS``) is shuffled and seat i takes card i.

@@ -19,7 +19,7 @@ from bestiary.wild.objectives import (
     OBJECTIVE_BY_ID,
     Chronicle,
 )
-from bestiary.wild.record import Deal
+from bestiary.wild.setup import Deal
 from bestiary.wild.summary import summary_of
 from bestiary.wild.view import redact, seat_view
 
