@@ -57,11 +57,8 @@ def test_the_driver_plays_it_with_a_person_and_a_bot() -> None:
 
 
 def test_bestiary_sim_simulates_it() -> None:
-    result = runner.invoke(
-        app,
-        ["sim", "duel", "--players", "3", "--bots", "duel-keeper", "--games", "30", "--jobs", "1"]
-        + ["--json"],
-    )
+    args = "sim duel --players 3 --bots duel-keeper --games 30 --jobs 1 --json"
+    result = runner.invoke(app, args.split())
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["games"] == 30
