@@ -11,9 +11,9 @@ from bestiary.core.agent import default_bot, make_bot
 from bestiary.core.driver import BotFault, Match, Pace
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import get_game
+from bestiary.critters import GAME as CRITTERS
 from bestiary.critters.actions import HopOver
-
-WILD, CRITTERS = get_game("wild"), get_game("critters")
+from bestiary.wild import GAME as WILD
 
 
 def bots(game: str, players: Sequence[str], name: str, seed: int = 0) -> dict[str, Any]:
@@ -145,7 +145,7 @@ def test_a_live_table_logs_a_bot_fault_and_goes_on() -> None:
 def test_pace_refuses_nonsense() -> None:
     for bad in ({"tick_seconds": 0}, {"tick_seconds": float("inf")}, {"reaction_ticks": ()}):
         with pytest.raises(ValueError):
-            Pace(**bad)  # type: ignore[arg-type]
+            Pace(**bad)
     assert Pace().ticks(120) == 480 and Pace().seconds(4) == 1.0
 
 
