@@ -107,3 +107,23 @@ def test_the_real_server_serves_it_to_the_end(server: LiveServer) -> None:
     assert header["game"] == "duel"
     rebuilt = replay(header, events)
     assert rebuilt.is_over and rebuilt.winners() == state["winners"]
+
+
+def test_pettingzoo_wraps_it_through_the_generic_path() -> None:
+    from pettingzoo.test import api_test
+
+    from bestiary.adapters.generic_aec import env, view_from
+
+    api_test(env("duel", players=3, max_actions=4), num_cycles=200)
+    e = env("duel", players=2, max_actions=4)
+    e.reset(seed=3)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, done, cut, info = e.last()
+        if done or cut:
+            e.step(None)
+            continue
+        assert view_from(obs["observation"])["you"] == agent  # the agent's own view only
+        e.step(int(obs["action_mask"].nonzero()[0][-1]))
+        steps += 1
+    assert steps == 4 and list(info["winners"]) in ([1, 0], [0, 1], [1, 1])
