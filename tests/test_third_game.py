@@ -119,7 +119,7 @@ def test_pettingzoo_wraps_it_through_the_generic_path() -> None:
     e.reset(seed=3)
     steps = 0
     for agent in e.agent_iter():
-        obs, reward, done, cut, info = e.last()
+        obs, _reward, done, cut, info = e.last()
         if done or cut:
             e.step(None)
             continue
