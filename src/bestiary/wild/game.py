@@ -11,12 +11,12 @@ from bestiary.core.errors import BadOption
 from bestiary.core.game import State
 from bestiary.wild.actions import Nightfall, WildAction, action_from_event
 from bestiary.wild.info import INFO
-from bestiary.wild.record import (
+from bestiary.wild.setup import (
     check_options,
     check_players,
     deal_from_header,
 )
-from bestiary.wild.rules import WildState
+from bestiary.wild.state import WildState
 
 
 class WildGame:
