@@ -148,7 +148,7 @@ class LiveTable:
         """Apply the human's action given as a record event (``by`` filled in)."""
         try:
             action = self.game.action_from_event({"by": self.human, **event})
-        except MalformedEvent as err:
+        except (IllegalAction, MalformedEvent) as err:
             return str(err)
         return self.play(action)
 
