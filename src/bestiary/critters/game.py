@@ -10,7 +10,13 @@ from bestiary.core.errors import BadOption
 from bestiary.core.game import State
 from bestiary.core.records import Event, Header
 from bestiary.critters.actions import CrittersAction, action_from_event
-from bestiary.critters.cards import DEFAULT_DECK, Deck, deck_of_cards, load_deck_file
+from bestiary.critters.cards import (
+    DEFAULT_DECK,
+    Deck,
+    deck_from_spec,
+    deck_of_cards,
+    load_deck_file,
+)
 from bestiary.critters.rules import CrittersState
 from bestiary.critters.setup import (
     MAX_PLAYERS,
@@ -39,10 +45,7 @@ class CrittersGame:
         """Shuffle the deck with ``random.Random(seed)`` and deal (a random seed if None)."""
         names = check_players(players)
         set_size, sets_to_win, hand_limit, first = read_options(names, options)
-        path = (options or {}).get("deck")
-        if path is not None and not isinstance(path, str):
-            raise BadOption(f"option deck must be the path of a TOML or JSON file, not {path!r}")
-        deck = DEFAULT_DECK if path is None else load_deck_file(path)
+        deck = _deck_option((options or {}).get("deck"))
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -109,3 +112,16 @@ class CrittersGame:
 
 
 GAME = CrittersGame()
+
+
+def _deck_option(value: object) -> Deck:
+    """The ``deck`` option: a deck file's path (a local user's) or a deck's content itself."""
+    if value is None:
+        return DEFAULT_DECK
+    if isinstance(value, str):
+        return load_deck_file(value)
+    if isinstance(value, Mapping):
+        return deck_from_spec(dict(value), "option deck")
+    raise BadOption(
+        f"option deck must be a deck file's path or a deck (kinds, wild, actions), not {value!r}"
+    )
