@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -131,6 +132,13 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
+
+    @app.exception_handler(RequestValidationError)
+    async def one_sentence(_request: Request, err: RequestValidationError) -> JSONResponse:
+        """A request of the wrong shape: 400 and one sentence, like every other refusal."""
+        first = err.errors()[0] if err.errors() else {"loc": (), "msg": "unreadable"}
+        where = ".".join(str(p) for p in first["loc"] if p != "body") or "the request"
+        return JSONResponse({"detail": f"bad request: {where}: {first['msg']}."}, status_code=400)
 
     def lobby() -> Lobby:
         return holder["lobby"]
