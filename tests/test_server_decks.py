@@ -104,7 +104,8 @@ def test_a_deck_by_name_and_a_deck_as_content_are_dealt(server: LiveServer) -> N
         ({"kinds": {f"k{i}": 1000 for i in range(3)}}, "at most 500"),
         ({"kinds": {f"kind_{i:04}": 1 for i in range(200)}}, "at most 2048 bytes"),
         ({"kinds": {"newt": 2**70}}, "far too large"),
-        (7, "a deck's name"),
+        (7, "a deck name or a deck's content"),
+        (["newt"] * 20, "a deck's name (GET /api/decks) or a deck's content"),
     ],
 )
 def test_bad_deck_content_is_one_sentence(server: LiveServer, deck: Any, says: str) -> None:

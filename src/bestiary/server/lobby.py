@@ -11,7 +11,8 @@ from collections import OrderedDict
 from typing import Any
 
 from bestiary.core.errors import BadOption, RecordError
-from bestiary.core.game import GAME_NAMES, get_game, replay
+from bestiary.core.game import game_names, get_game, replay
+from bestiary.core.info import GameInfo
 from bestiary.server.decks import DeckShelf
 from bestiary.server.protocol import public_event
 from bestiary.server.settings import ServerSettings
@@ -102,18 +103,19 @@ class Lobby:
     ) -> Table:
         """A new table, not yet stored or listed: its creator seats the host, then ``open``s it.
 
-        Every option is checked first (finite numbers; a deck by name or content; then the
-        engine's own checks, by dealing a trial game), so a refused table leaves nothing behind.
+        Every option is checked first (the game's typed schema; every number finite; a deck by
+        name or content; then the rules between options, by dealing a trial game), so a refused
+        table leaves nothing behind.
         """
-        if game not in GAME_NAMES:
-            raise TableError(f"unknown game {game!r}; choose one of {', '.join(GAME_NAMES)}.")
+        if game not in game_names():
+            raise TableError(f"unknown game {game!r}; choose one of {', '.join(game_names())}.")
         rules = get_game(game)
-        if not rules.min_players <= seats <= rules.max_players:
-            raise TableError(
-                f"{game} takes {rules.min_players} to {rules.max_players} players, not {seats}."
-            )
         try:
-            options = self._resolved(options)
+            rules.info.check_player_count(seats)
+        except ValueError as err:
+            raise TableError(f"{err}.") from None
+        try:
+            options = self._resolved(rules.info, options)
             rules.new_game([f"seat{i}" for i in range(seats)], options, 0)
         except (ValueError, TypeError, OverflowError) as err:
             raise TableError(f"bad options: {_sentence(err)}") from None
@@ -122,16 +124,16 @@ class Lobby:
         table.max_spectators = self.server.max_spectators
         return table
 
-    def _resolved(self, options: dict[str, Any]) -> dict[str, Any]:
-        """The options as the engine will see them: numbers checked, a deck as its content."""
+    def _resolved(self, info: GameInfo, options: dict[str, Any]) -> dict[str, Any]:
+        """The options as the engine will see them: checked, and a deck as its content."""
         for key, value in options.items():
             _check_number(key, value)
-        if "deck" not in options:
-            return dict(options)
-        content = self.decks.resolve(options["deck"])
-        resolved = {k: v for k, v in options.items() if k != "deck"}
-        if content is not None:
-            resolved["deck"] = content
+        resolved = info.check_options(options)
+        for spec in info.options:
+            if spec.kind == "deck" and spec.name in resolved:
+                content = self.decks.resolve(resolved.pop(spec.name))
+                if content is not None:  # None: the default deck, the game's own default
+                    resolved[spec.name] = content
         return resolved
 
     def open(self, table: Table) -> None:
