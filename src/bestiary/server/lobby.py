@@ -126,9 +126,9 @@ class Lobby:
 
     def _resolved(self, info: GameInfo, options: dict[str, Any]) -> dict[str, Any]:
         """The options as the engine will see them: checked, and a deck as its content."""
-        for key, value in options.items():
-            _check_number(key, value)
         resolved = info.check_options(options)
+        for key, value in resolved.items():
+            _check_number(key, value)  # inside a deck's content too
         for spec in info.options:
             if spec.kind == "deck" and spec.name in resolved:
                 content = self.decks.resolve(resolved.pop(spec.name))
