@@ -26,7 +26,7 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 PAGE = 50  # tables per list in one lobby page (and the most a page may ask for: MAX_PAGE)
 MAX_PAGE = 100
-MAX_OFFSET = 10_000
+MAX_OFFSET = 1_000
 LARGEST = 2**53  # beyond this a number is not exact in every client's JSON
 
 
