@@ -3,9 +3,14 @@ address (the real one, behind a proxy the operator trusts), open tables expire, 
 
 from __future__ import annotations
 
+import contextlib
+import json
 import socket
 import time
 from pathlib import Path
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from bestiary.server.live import LiveServer
 from bestiary.server.settings import ServerSettings
@@ -125,3 +130,33 @@ def test_the_lobby_is_paged(tmp_path: Path) -> None:
         pages = [t["code"] for page in (first, second, last) for t in page["open"]]
         assert pages == made[::-1]  # newest first, each once
         assert http.get("/api/tables", params={"limit": 1000}).status_code == 400
+
+
+def test_table_sockets_are_counted_by_the_forwarded_address(tmp_path: Path) -> None:
+    """Behind a trusted proxy every client arrives from the proxy's address; the limit on table
+    sockets per address counts each client's forwarded address instead."""
+    limits = ServerSettings(max_per_address=2, trusted_proxies=("127.0.0.1",))
+    with (
+        LiveServer(f"sqlite:///{tmp_path / 'w.sqlite'}", server=limits) as server,
+        server.http() as http,
+        contextlib.ExitStack() as sockets,
+    ):
+        code = http.post("/api/tables", json=NEW).json()["code"]
+
+        def watch(client: str) -> dict[str, object]:
+            ws = sockets.enter_context(
+                connect(
+                    f"{server.ws_url}/ws/{code}",
+                    additional_headers={"x-forwarded-for": client},
+                    open_timeout=10,
+                )
+            )
+            with contextlib.suppress(ConnectionClosed):  # a refused socket may be closing
+                ws.send(json.dumps({"type": "hello", "v": 1}))
+            answer: dict[str, object] = json.loads(ws.recv(timeout=10))
+            return answer
+
+        first = [watch("203.0.113.5") for _ in range(3)]
+        assert [m["type"] for m in first] == ["welcome", "welcome", "error"]
+        assert first[2]["code"] == "too_many"
+        assert watch("203.0.113.6")["type"] == "welcome"

@@ -120,5 +120,6 @@ def _deck_option(value: object) -> Deck:
     if isinstance(value, Mapping):
         return deck_from_spec(dict(value), "option deck")
     raise BadOption(
-        f"option deck must be a deck file's path or a deck (kinds, wild, actions), not {value!r}"
+        "option deck must be the path of a TOML or JSON file or a deck's content "
+        f"(kinds, wild, actions), not {value!r}"
     )
