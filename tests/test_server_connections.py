@@ -142,3 +142,19 @@ def test_one_address_cannot_take_every_connection(server: LiveServer) -> None:
         for sock in flood:
             with contextlib.suppress(OSError):
                 sock.close()
+
+
+def test_a_trusted_proxy_is_not_held_to_the_per_address_limit(tmp_path: Path) -> None:
+    """A proxy carries many clients on its own address: connections from a trusted network are
+    counted in the total only (their clients are counted by forwarded address)."""
+    limits = ServerSettings(max_per_address=10, trusted_proxies=("127.0.0.0/30",))
+    with LiveServer(f"sqlite:///{tmp_path / 't.sqlite'}", server=limits) as server:
+        proxy = [open_socket(server, "127.0.0.2") for _ in range(15)]
+        stranger = [open_socket(server, "127.0.0.5") for _ in range(15)]
+        try:
+            time.sleep(0.2)
+            assert sum(still_open(s) for s in proxy) == 15
+            assert sum(still_open(s) for s in stranger) <= 10
+        finally:
+            for sock in proxy + stranger:
+                sock.close()

@@ -196,7 +196,7 @@ def serve_command(
         list[str] | None,
         typer.Option(
             "--trusted-proxy",
-            help="IP of a reverse proxy whose X-Forwarded-For is believed (repeatable).",
+            help="IP or network of a reverse proxy whose X-Forwarded-For is believed (repeatable).",
         ),
     ] = None,
     max_connections: Annotated[

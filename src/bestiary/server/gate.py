@@ -17,15 +17,13 @@ HTTP and WebSocket protocols so that every connection passes the :class:`Gate` f
 from __future__ import annotations
 
 import asyncio
-import logging
+import ipaddress
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-
-log = logging.getLogger("bestiary.server")
 
 
 @dataclass
@@ -37,10 +35,12 @@ class _Entry:
 class Gate:
     """Every open connection by its transport; admission, eviction and release."""
 
-    def __init__(self, max_connections: int, max_per_address: int, trusted: frozenset[str]) -> None:
+    def __init__(
+        self, max_connections: int, max_per_address: int, trusted: tuple[str, ...] = ()
+    ) -> None:
         self.max_connections = max_connections
         self.max_per_address = max_per_address
-        self.trusted = trusted
+        self.trusted = tuple(ipaddress.ip_network(t) for t in trusted)
         self._open: dict[asyncio.BaseTransport, _Entry] = {}  # insertion order = age
         self._per_address: Counter[str] = Counter()
         self.refused = 0
@@ -53,7 +53,7 @@ class Gate:
         """Count a new connection in, or say no (the caller closes it)."""
         peer = transport.get_extra_info("peername")
         host = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
-        address = None if host in self.trusted else host
+        address = None if self._trusted(host) else host
         if address is not None and self._per_address[address] >= self.max_per_address:
             self.refused += 1
             return False
@@ -64,6 +64,15 @@ class Gate:
         if address is not None:
             self._per_address[address] += 1
         return True
+
+    def _trusted(self, host: str) -> bool:
+        if not self.trusted:
+            return False
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.trusted)
 
     def _evict_idle(self) -> bool:
         for transport, entry in self._open.items():

@@ -31,7 +31,7 @@ def uvicorn_config(
     ``bestiary serve`` and the tests' ``LiveServer`` both use this, so tests see what runs.
     """
     limits = server or ServerSettings()
-    gate = Gate(limits.max_connections, limits.max_per_address, frozenset(limits.trusted_proxies))
+    gate = Gate(limits.max_connections, limits.max_per_address, limits.trusted_proxies)
     http, ws = gated_protocols(gate, limits.header_timeout)
     return uvicorn.Config(
         app,

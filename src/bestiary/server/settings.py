@@ -5,6 +5,7 @@ Every field is a ``bestiary serve`` flag of the same name (docs/server.md, docs/
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,13 @@ class ServerSettings:
     decks: Path | None = None  # the operator's folder of critters deck files
 
     def __post_init__(self) -> None:
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy)
+            except ValueError:
+                raise ValueError(
+                    f"trusted-proxy {proxy!r} is not an IP address or network"
+                ) from None
         for name in ("max_connections", "max_per_address", "max_body_bytes", "max_spectators"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
