@@ -77,6 +77,7 @@ class Lobby:
 
     def _add(self, table: Table) -> None:
         self.tables[table.code] = table
+        table.max_spectators = self.server.max_spectators  # restored tables too
         table.on_change = self._changed
         table.start_actor()
 
@@ -121,7 +122,6 @@ class Lobby:
             raise TableError(f"bad options: {_sentence(err)}") from None
         table = Table(self._new_code(), game, options, seats, self.store, settings or self.settings)
         table.draft = True
-        table.max_spectators = self.server.max_spectators
         return table
 
     def _resolved(self, info: GameInfo, options: dict[str, Any]) -> dict[str, Any]:
