@@ -11,6 +11,7 @@ from websockets.exceptions import ConnectionClosed
 
 from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
+from bestiary.server.run import WS_MAX_SIZE
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import Table, TableSettings
 
@@ -147,3 +148,14 @@ def test_the_message_limit_counts_bytes(server: LiveServer) -> None:
     sock.send(big)
     assert sock.wait(lambda m: m["type"] == "error")["code"] == "too_large"
     sock.close()
+
+
+def test_a_frame_too_big_to_buffer_closes_the_socket(server: LiveServer) -> None:
+    with server.http() as http:
+        code, token = open_table(http, name="ann", seats=2)
+    sock = TableSocket(server, code, token)
+    sock.send(json.dumps({"type": "ping", "ref": "x" * (WS_MAX_SIZE + 1)}))
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(10):  # what the table said before the frame, then the close
+            sock.socket.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
