@@ -158,3 +158,25 @@ def test_a_trusted_proxy_is_not_held_to_the_per_address_limit(tmp_path: Path) ->
         finally:
             for sock in proxy + stranger:
                 sock.close()
+
+
+def test_a_table_socket_that_answers_no_ping_is_closed(tmp_path: Path) -> None:
+    """A socket says hello and then never answers the server's pings (a dead peer that TCP
+    has not noticed): it is closed after the idle timeout."""
+    limits = ServerSettings(idle_timeout=1.0, hello_timeout=10.0)
+    with LiveServer(f"sqlite:///{tmp_path / 'p.sqlite'}", server=limits) as server:
+        with server.http() as http:
+            code = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"})
+        sock = open_socket(server)
+        sock.sendall(
+            f"GET /ws/{code.json()['code']} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+        hello = b'{"type": "hello", "v": 1}'
+        mask = b"\x01\x02\x03\x04"
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(hello))
+        sock.sendall(bytes([0x81, 0x80 | len(hello)]) + mask + masked)  # one masked text frame
+        with sock:
+            assert closed_by_server(sock)  # reads the welcome and the pings, answers none
