@@ -35,8 +35,8 @@ _CAPITALS = str.maketrans(
 _SMALL = str.maketrans(
     dict(
         zip(
-            "аеорсухѕіјԁԛԝһӏьвкмнтпɡɑαεικνορτυχωϲϳµμıγ",
-            "aeopcyxsijdqwhlbbkmhtngaaeiknoptuxwcjuuiy",
+            "аеорсухѕіјԁԛԝһӏьвкмнтпɡɑαεικνορτυχωϲϳµμıγη",
+            "aeopcyxsijdqwhlbbkmhtngaaeiknoptuxwcjuuiyn",
             strict=True,
         )
     )
@@ -79,25 +79,38 @@ def normalize_name(raw: str) -> str:
     return name
 
 
-def skeleton(name: str) -> str:
-    """What a name looks like, for telling look-alikes apart.
+def skeletons(name: str) -> tuple[str, str]:
+    """What a name looks like, twice: case folded, and drawn (capitals as the letters they look
+    like: ``I`` as ``l``, ``0`` as ``o``) then case folded. Two names with one skeleton in common
+    are look-alikes.
 
-    >>> skeleton("bob") == skeleton("b\\u043eb") == skeleton("BOB") == skeleton("B0B")
+    >>> skeletons("Ian"), skeletons("lan")
+    (('ian', 'lan'), ('lan', 'lan'))
+    >>> skeletons("b\\u043eb") == skeletons("bob")
     True
-    >>> skeleton("Ian") == skeleton("lan"), skeleton("ann") == skeleton("anne")
-    (True, False)
     """
     text = _VARIATION.sub("", unicodedata.normalize("NFKC", name))
-    text = text.translate(_CAPITALS).casefold().translate(_SMALL)
+    return _fold(text), _fold(text.translate(_CAPITALS))
+
+
+def _fold(text: str) -> str:
+    text = text.casefold().translate(_SMALL)
     for pair, single in _PAIRS:
         text = text.replace(pair, single)
     return text
 
 
 def confusable(name: str, others: list[str]) -> str | None:
-    """The first of ``others`` that looks like ``name`` (the same name included), or None."""
-    mine = skeleton(name)
+    """The first of ``others`` that looks like ``name`` (the same name included), or None.
+
+    >>> confusable("BOB", ["ann", "bob"]), confusable("B0B", ["bob"]), confusable("Ian", ["ian"])
+    ('bob', 'bob', 'ian')
+    >>> confusable("ali", ["all", "anne"]) is None
+    True
+    """
+    case, drawn = skeletons(name)
     for other in others:
-        if skeleton(other) == mine:
+        theirs = skeletons(other)
+        if case == theirs[0] or drawn == theirs[1]:
             return other
     return None
