@@ -14,6 +14,8 @@ MODULES = [
     ("bestiary.adapters.wild_v0", "pettingzoo"),
     ("bestiary.adapters.pettingzoo_envs", "pettingzoo"),
     ("bestiary.adapters.gym_envs", "gymnasium"),
+    ("bestiary.adapters.infos", None),
+    ("bestiary.adapters.policies", None),
     ("bestiary.adapters.openspiel_critters", "pyspiel"),
     ("bestiary.adapters.openspiel_wild", "pyspiel"),
 ]

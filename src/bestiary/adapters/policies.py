@@ -1,0 +1,210 @@
+"""Bring your model to the table: trained policies as bestiary agents, and opponents for envs.
+
+A *policy* here is anything that maps an adapter observation ``{"observation": float32 vector,
+"action_mask": int8 vector}`` (the encodings of ``critters_v0``/``wild_v0`` and the Gym envs)
+to an action id. ``as_policy`` accepts:
+
+- a Stable-Baselines3 / sb3-contrib model or policy (anything with ``predict``): called
+  deterministically, with ``action_masks`` when its ``predict`` takes them (MaskablePPO);
+- a ``torch.nn.Module`` mapping a batch of observation vectors to one logit per action id: the
+  mask is applied (illegal logits to -inf) and the best id is played;
+- any other callable ``observation -> action id``.
+
+``policy_agent(policy, game, player, players, options)`` wraps one as a bestiary ``Agent``
+(``act(view, legal)``) that plays in ``bestiary sim``, the server and the Gym envs: it encodes
+the seat's own view with the game's encoding (nothing else reaches the policy) and turns the
+chosen id back into an action. An id the mask forbids raises ``IllegalAction`` in one
+sentence (no silent substitute), except in wild where it is a wait, as in the tick model.
+
+``snapshot(model)`` freezes a copy of a model's policy (later training does not change it):
+what self-play and league training put in the opponents' seats.
+
+>>> agent = policy_agent(lambda obs: int(obs["action_mask"].nonzero()[0][0]), "critters",
+...                      "player_1", ["player_0", "player_1"])
+>>> agent.player
+'player_1'
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from bestiary.core.agent import make_bot
+from bestiary.core.errors import BadOption, IllegalAction
+
+Observation = dict[str, np.ndarray]
+Policy = Callable[[Observation], int]
+ViewEncoder = Callable[[Mapping[str, Any]], np.ndarray]
+
+
+class Seat(Protocol):
+    """What an env asks of an opponent: the core ``Agent`` face, ``act(view, legal)``."""
+
+    player: str
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None: ...
+
+    def reaction_ticks(self) -> int: ...
+
+
+def _predict_policy(model: Any) -> Policy:
+    predict = model.predict
+    masked = "action_masks" in inspect.signature(predict).parameters
+
+    def play(observation: Observation) -> int:
+        kwargs: dict[str, Any] = {"deterministic": True}
+        if masked:
+            kwargs["action_masks"] = observation["action_mask"].astype(bool)
+        action, _ = predict(observation, **kwargs)
+        return int(np.asarray(action).reshape(-1)[0])
+
+    return play
+
+
+def _torch_policy(module: Any) -> Policy:
+    import torch
+
+    def play(observation: Observation) -> int:
+        with torch.no_grad():
+            x = torch.as_tensor(observation["observation"], dtype=torch.float32).unsqueeze(0)
+            logits = module(x).reshape(-1)
+        mask = torch.as_tensor(observation["action_mask"], dtype=torch.bool)
+        if logits.shape != mask.shape:
+            raise BadOption(
+                f"the module gives {logits.numel()} logits for {mask.numel()} action ids"
+            )
+        return int(torch.where(mask, logits, -torch.inf).argmax())
+
+    return play
+
+
+def _is_torch_module(thing: Any) -> bool:
+    torch = __import__("sys").modules.get("torch")
+    return torch is not None and isinstance(thing, torch.nn.Module)
+
+
+def as_policy(thing: Any) -> Policy | None:
+    """``thing`` as a policy (observation -> action id), or None if it is not one."""
+    if _is_torch_module(thing):
+        return _torch_policy(thing)
+    if callable(getattr(thing, "predict", None)):
+        return _predict_policy(thing)
+    if callable(thing) and not isinstance(thing, type):
+        return thing  # type: ignore[no-any-return]
+    return None
+
+
+def snapshot(model: Any) -> Policy:
+    """A frozen copy of ``model``'s policy (an SB3 model, its policy, a torch module)."""
+    frozen = copy.deepcopy(getattr(model, "policy", model))
+    policy = as_policy(frozen)
+    if policy is None:
+        raise BadOption(f"cannot take a snapshot of a {type(model).__name__}: it is no policy")
+    return policy
+
+
+def _encoding(game: str, players: Sequence[str], options: Mapping[str, Any] | None) -> Any:
+    """The encoding a policy of ``game`` was trained with (the only per-game choice here)."""
+    # Imported here: each encoding pulls in its own game package.
+    if game == "critters":
+        from bestiary.adapters.critters_encoding import CrittersEncoding
+        from bestiary.critters import GAME as CRITTERS
+
+        probe = CRITTERS.new_game(list(players), dict(options or {}), seed=0)
+        return CrittersEncoding(probe.players, probe.kinds, probe.set_size)
+    if game == "wild":
+        from bestiary.adapters.wild_encoding import WildEncoding
+        from bestiary.wild import GAME as WILD
+
+        probe_w = WILD.new_game(list(players), dict(options or {}), seed=0)
+        return WildEncoding(list(players), bool(probe_w.deal.options["objectives"]))
+    raise BadOption(f"no adapter encoding for the game {game!r} (critters, wild)")
+
+
+class PolicyAgent:
+    """A trained policy in one seat: the seat's view in, one action out."""
+
+    def __init__(
+        self,
+        policy: Policy,
+        encoding: Any,
+        player: str,
+        observe: ViewEncoder | None = None,
+        can_wait: bool = False,
+    ) -> None:
+        self.policy = policy
+        self.encoding = encoding
+        self.player = player
+        self.observe = observe or encoding.observe
+        self.can_wait = can_wait
+
+    def reaction_ticks(self) -> int:
+        return 0
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
+        if not legal and not self.can_wait:
+            return None
+        enc = self.encoding
+        mask = enc.mask(legal)
+        choice = int(self.policy({"observation": self.observe(view), "action_mask": mask}))
+        if 0 <= choice < len(mask) and mask[choice]:
+            return enc.action(self.player, choice)
+        if self.can_wait:
+            return None  # wild: an action the mask forbids is a wait, as in the tick model
+        raise IllegalAction(f"the policy in seat {self.player} chose action {choice}, not legal")
+
+
+def policy_agent(
+    policy: Any,
+    game: str,
+    player: str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+) -> PolicyAgent:
+    """``policy`` (see ``as_policy``) as a bestiary Agent playing ``player`` at ``game``."""
+    play = as_policy(policy)
+    if play is None:
+        raise BadOption(f"a {type(policy).__name__} is not a policy (callable, predict, module)")
+    return PolicyAgent(play, _encoding(game, players, options), player, can_wait=game == "wild")
+
+
+class _BotSeat:
+    """A registered bot behind the ``act(view, legal)`` face (until every bot has it)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.player = bot.player
+
+    def reaction_ticks(self) -> int:
+        return int(self.bot.reaction_ticks())
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
+        return self.bot.act(view)
+
+
+def opponent(
+    spec: Any, game: str, player: str, seed: int, encoding: Any, observe: ViewEncoder
+) -> Seat:
+    """One opponent seat of an env: a bot name, an Agent, a policy or a snapshot.
+
+    Anything else is refused with one sentence (``BadOption``), unknown bot names included.
+    """
+    if isinstance(spec, str):
+        try:
+            return _BotSeat(make_bot(game, spec, player, seed))
+        except ValueError as err:
+            raise BadOption(str(err)) from None
+    if callable(getattr(spec, "act", None)):
+        return spec  # type: ignore[no-any-return]
+    play = as_policy(spec)
+    if play is None:
+        raise BadOption(
+            f"an opponent must be a bot name, an Agent, a policy or a snapshot, "
+            f"not a value of type {type(spec).__name__}"
+        )
+    return PolicyAgent(play, encoding, player, observe, can_wait=game == "wild")
