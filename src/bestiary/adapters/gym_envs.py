@@ -35,7 +35,7 @@ Importing this module registers both ids::
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -77,23 +77,6 @@ def _seating(
     return names, names[seat], specs
 
 
-def _seat_opponents(
-    game: str,
-    specs: Sequence[Any],
-    players: Sequence[str],
-    learner: str,
-    seed: Callable[[], int],
-    encoding: Any,
-    observe: Callable[[str], ViewEncoder],
-) -> dict[str, Seat]:
-    """The opponents of one episode (bots are made anew, with fresh seeds)."""
-    others = [p for p in players if p != learner]
-    return {
-        p: opponent(spec, game, p, seed(), encoding, observe(p))
-        for p, spec in zip(others, specs, strict=True)
-    }
-
-
 def _end_mask(size: int) -> np.ndarray:
     """The mask of an episode's last observation: all ones (see the module docstring)."""
     return np.ones(size, dtype=np.int8)
@@ -108,8 +91,40 @@ def _dict_space(size: int, high: np.ndarray, actions: int) -> spaces.Dict:
     )
 
 
-class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
+class _AgainstOpponents(gymnasium.Env[dict[str, Any], np.int64]):
+    """What both envs share: the learner's seat and the opponents in the other seats."""
+
+    game = ""
+    players: list[str]
+    learner: str
+    opponent_specs: list[Any]
+    encoding: Any
+
+    def set_opponents(self, opponents: Opponents) -> None:
+        """New opponents from the next ``reset`` on (self-play, leagues); checked now."""
+        n = len(self.players)
+        seat = self.players.index(self.learner)
+        self.opponent_specs = _seating(self.game, n, n, n, seat, opponents)[2]
+        self._opponents = self._seat(random.Random(0))
+
+    def _seat(self, rng: random.Random) -> dict[str, Seat]:
+        """The opponents of one episode (bots made anew with fresh seeds; policies reused)."""
+        others = [p for p in self.players if p != self.learner]
+        return {
+            p: opponent(spec, self.game, p, rng.randrange(2**63), self.encoding, self._encoder())
+            for p, spec in zip(others, self.opponent_specs, strict=True)
+        }
+
+    def _encoder(self) -> ViewEncoder:
+        """How an opponent's policy sees its view: as the learner sees its own."""
+        return self.encoding.observe  # type: ignore[no-any-return]
+
+
+class CrittersEnv(_AgainstOpponents):
     """The critter game for one learner against opponents."""
+
+    game = "critters"
+    encoding: CrittersEncoding
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
 
@@ -141,17 +156,6 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
         # Made once now, so that a bad opponent is refused at make, not at the first reset.
         self._opponents = self._seat(random.Random(0))
         self._moves = 0
-
-    def _seat(self, rng: random.Random) -> dict[str, Seat]:
-        return _seat_opponents(
-            "critters",
-            self.opponent_specs,
-            self.players,
-            self.learner,
-            lambda: rng.randrange(2**63),
-            self.encoding,
-            lambda p: self.encoding.observe,
-        )
 
     @property
     def game_state(self) -> CrittersState:
@@ -225,8 +229,11 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return {"observation": self.encoding.observe(state.view(self.learner)), "action_mask": mask}
 
 
-class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
+class WildEnv(_AgainstOpponents):
     """Call of the Wild for one learner against opponents, one tick per step."""
+
+    game = "wild"
+    encoding: WildEncoding
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 4}  # noqa: RUF012 (Gymnasium's attribute)
 
@@ -259,20 +266,9 @@ class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._mask = _end_mask(enc.size)
         self._score = 0
 
-    def _seat(self, rng: random.Random) -> dict[str, Seat]:
-        def observe(player: str) -> ViewEncoder:
-            # An opponent's policy sees the same public Nightfall clock as the learner.
-            return lambda view: self.encoding.observe(view, self.table.quiet_share)
-
-        return _seat_opponents(
-            "wild",
-            self.opponent_specs,
-            self.players,
-            self.learner,
-            lambda: rng.randrange(2**63),
-            self.encoding,
-            observe,
-        )
+    def _encoder(self) -> ViewEncoder:
+        # An opponent's policy sees the public Nightfall clock, as the learner does.
+        return lambda view: self.encoding.observe(view, self.table.quiet_share)
 
     @property
     def table(self) -> TickedWild:

@@ -90,18 +90,29 @@ def _is_torch_module(thing: Any) -> bool:
 
 def as_policy(thing: Any) -> Policy | None:
     """``thing`` as a policy (observation -> action id), or None if it is not one."""
+    if callable(getattr(thing, "predict", None)):  # SB3 models and policies (torch modules too)
+        return _predict_policy(thing)
     if _is_torch_module(thing):
         return _torch_policy(thing)
-    if callable(getattr(thing, "predict", None)):
-        return _predict_policy(thing)
     if callable(thing) and not isinstance(thing, type):
         return thing  # type: ignore[no-any-return]
     return None
 
 
+def _frozen_copy(policy: Any) -> Any:
+    rebuild = getattr(policy, "_get_constructor_parameters", None)
+    if callable(rebuild):
+        # An SB3 policy: a deep copy trips over its non-leaf tensors; rebuild and load weights.
+        clone = type(policy)(**rebuild())
+        clone.load_state_dict(policy.state_dict())
+        clone.set_training_mode(False)
+        return clone
+    return copy.deepcopy(policy)
+
+
 def snapshot(model: Any) -> Policy:
     """A frozen copy of ``model``'s policy (an SB3 model, its policy, a torch module)."""
-    frozen = copy.deepcopy(getattr(model, "policy", model))
+    frozen = _frozen_copy(getattr(model, "policy", model))
     policy = as_policy(frozen)
     if policy is None:
         raise BadOption(f"cannot take a snapshot of a {type(model).__name__}: it is no policy")
