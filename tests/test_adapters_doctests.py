@@ -16,6 +16,7 @@ MODULES = [
     ("bestiary.adapters.gym_envs", "gymnasium"),
     ("bestiary.adapters.infos", None),
     ("bestiary.adapters.policies", None),
+    ("bestiary.adapters.variants", None),
     ("bestiary.adapters.openspiel_critters", "pyspiel"),
     ("bestiary.adapters.openspiel_wild", "pyspiel"),
 ]

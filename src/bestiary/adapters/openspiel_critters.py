@@ -27,6 +27,7 @@ out the table.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -37,6 +38,8 @@ import pyspiel
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.variants import variant_options
+from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import Reshuffle
 from bestiary.critters.view import determinize
@@ -48,7 +51,11 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "sets_to_win": 3,
     "hand_limit": 0,
     "max_game_length": 3000,
+    "variant": "",
+    "deal_at_once": False,
 }
+# Dealing at once enumerates every distinct order of the deck: only for small decks.
+MAX_DEALS = 100_000
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -69,10 +76,40 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def _options(params: dict[str, Any]) -> dict[str, Any]:
+    if params["variant"]:
+        return variant_options(str(params["variant"]))
     options = {"set_size": int(params["set_size"]), "sets_to_win": int(params["sets_to_win"])}
     if int(params["hand_limit"]) > 0:
         options["hand_limit"] = int(params["hand_limit"])
     return options
+
+
+def _deals(counts: dict[str, int]) -> list[tuple[str, ...]]:
+    """Every distinct order of a deck (in a fixed order), or BadOption if there are too many."""
+    total = sum(counts.values())
+    number = math.factorial(total)
+    for n in counts.values():
+        number //= math.factorial(n)
+    if number > MAX_DEALS:
+        raise BadOption(
+            f"deal_at_once needs a small deck: this one has {number:,} orders "
+            f"(at most {MAX_DEALS:,})"
+        )
+    orders: list[tuple[str, ...]] = []
+
+    def extend(prefix: list[str], left: Counter[str]) -> None:
+        if len(prefix) == total:
+            orders.append(tuple(prefix))
+            return
+        for card in sorted(c for c, n in left.items() if n):
+            left[card] -= 1
+            prefix.append(card)
+            extend(prefix, left)
+            prefix.pop()
+            left[card] += 1
+
+    extend([], Counter(counts))
+    return orders
 
 
 class Table(Shared):
@@ -89,6 +126,8 @@ class Table(Shared):
         self.hand_limit = probe.hand_limit
         self.encoding = CrittersEncoding(self.players, probe.kinds, probe.set_size)
         self.length = int(self.params["max_game_length"])
+        self.deals = _deals(self.deck_counts) if self.params["deal_at_once"] else []
+        self.chance_outcomes = max(len(self.encoding.cards), len(self.deals))
 
 
 _TABLES: dict[tuple[tuple[str, Any], ...], Table] = {}
@@ -116,7 +155,7 @@ class CrittersGame(pyspiel.Game):
             _GAME_TYPE,
             pyspiel.GameInfo(
                 num_distinct_actions=table.encoding.size,
-                max_chance_outcomes=len(table.encoding.cards),
+                max_chance_outcomes=table.chance_outcomes,
                 num_players=table.n,
                 min_utility=-1.0,
                 max_utility=1.0,
@@ -193,6 +232,9 @@ class CrittersSpielState(pyspiel.State):
         )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self._game.deals
+        if deals and self.engine is None:
+            return [(i, 1.0 / len(deals)) for i in range(len(deals))]
         remaining = self._unplaced()
         total = sum(remaining.values())
         index = self._game.encoding.card_index
@@ -201,7 +243,10 @@ class CrittersSpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         actor = -1 if self.is_chance_node() else self.current_player()
         mark = len(self._log)
-        if actor < 0:
+        if actor < 0 and self._game.deals and self.engine is None:
+            for card in self._game.deals[action]:
+                self._place(card)
+        elif actor < 0:
             self._place(self._game.encoding.cards[action])
         else:
             self._move(action)
@@ -217,6 +262,8 @@ class CrittersSpielState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self._game.deals and self.engine is None:
+                return "deal " + " ".join(self._game.deals[action])
             return f"deal {self._game.encoding.cards[action]}"
         return self._game.encoding.describe(action)
 

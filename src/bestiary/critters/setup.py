@@ -12,6 +12,9 @@ from bestiary.critters.cards import Deck
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 OPTION_NAMES = ("set_size", "sets_to_win", "hand_limit", "deck", "first")
+# Below the sheet's 3 or 4: for small research variants (CFR, exploitability; docs/rl.md).
+SMALL_SET_SIZES = (2,)
+SMALL_SETS_TO_WIN = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -68,8 +71,8 @@ def read_options(
         raise BadOption(
             f"unknown critters option {unknown[0]!r} (known: {', '.join(OPTION_NAMES)})"
         )
-    set_size = _choice(opts, "set_size", 3)
-    sets_to_win = _choice(opts, "sets_to_win", 3)
+    set_size = _choice(opts, "set_size", 3, SMALL_SET_SIZES)
+    sets_to_win = _choice(opts, "sets_to_win", 3, SMALL_SETS_TO_WIN)
     if set_size == 4 and sets_to_win == 4:
         raise BadOption("choose one longer variant: set_size 4 or sets_to_win 4, not both")
     if (set_size == 4 or sets_to_win == 4) and len(players) > 4:
@@ -84,11 +87,15 @@ def read_options(
     return set_size, sets_to_win, hand_limit, players.index(first)
 
 
-def _choice(opts: dict[str, Any], name: str, default: int) -> int:
+def _choice(opts: dict[str, Any], name: str, default: int, small: tuple[int, ...]) -> int:
+    """The sheet's 3 or 4, or a smaller value of the research variants (docs/rl.md)."""
     value = opts.get(name, default)
-    if value not in (3, 4) or isinstance(value, bool):
-        raise BadOption(f"option {name} must be 3 or 4, not {value!r}")
-    return int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (*small, 3, 4):
+        also = " or ".join(map(str, small))
+        raise BadOption(
+            f"option {name} must be 3 or 4 (or {also} for a small variant), not {value!r}"
+        )
+    return value
 
 
 def check_deal(deal: Sequence[str], players: int, hand_limit: int) -> None:
