@@ -31,9 +31,6 @@ class FirstLegal:
         self.player = "anyone"
         self.calls = 0
 
-    def reaction_ticks(self) -> int:
-        return 0
-
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         self.calls += 1
         return legal[0] if legal else None

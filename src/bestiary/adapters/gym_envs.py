@@ -44,10 +44,12 @@ from gymnasium import spaces
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.infos import step_info, tick_info
-from bestiary.adapters.policies import Seat, ViewEncoder, opponent
+from bestiary.adapters.policies import ViewEncoder, opponent
 from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
+from bestiary.core.agent import Agent
+from bestiary.core.driver import Pace
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
@@ -55,6 +57,8 @@ from bestiary.wild import GAME as WILD
 from bestiary.wild import WildAction
 
 Observation = dict[str, np.ndarray]
+
+PACE = Pace()  # bots decide as often as at a live table
 
 
 Opponents = Any  # a spec (bot name, Agent, policy, snapshot) or one per other seat
@@ -107,7 +111,7 @@ class _AgainstOpponents(gymnasium.Env[dict[str, Any], np.int64]):
         self.opponent_specs = _seating(self.game, n, n, n, seat, opponents)[2]
         self._opponents = self._seat(random.Random(0))
 
-    def _seat(self, rng: random.Random) -> dict[str, Seat]:
+    def _seat(self, rng: random.Random) -> dict[str, Agent]:
         """The opponents of one episode (bots made anew with fresh seeds; policies reused)."""
         others = [p for p in self.players if p != self.learner]
         return {
@@ -139,7 +143,12 @@ class CrittersEnv(_AgainstOpponents):
         render_mode: str | None = None,
     ) -> None:
         self.players, self.learner, self.opponent_specs = _seating(
-            "critters", players, CRITTERS.min_players, CRITTERS.max_players, seat, opponents
+            "critters",
+            players,
+            CRITTERS.info.min_players,
+            CRITTERS.info.max_players,
+            seat,
+            opponents,
         )
         self.options = dict(options or {})
         probe = CRITTERS.new_game(self.players, self.options, seed=0)  # validates options
@@ -156,6 +165,7 @@ class CrittersEnv(_AgainstOpponents):
         # Made once now, so that a bad opponent is refused at make, not at the first reset.
         self._opponents = self._seat(random.Random(0))
         self._moves = 0
+        self._chance = random.Random()
 
     @property
     def game_state(self) -> CrittersState:
@@ -172,6 +182,7 @@ class CrittersEnv(_AgainstOpponents):
         if options and isinstance(options.get("game_options"), Mapping):
             game_options.update(options["game_options"])
         self._state = CRITTERS.new_game(self.players, game_options, seed=rng.randrange(2**63))
+        self._chance = random.Random(rng.randrange(2**63))
         self._opponents = self._seat(rng)
         self._moves = 0
         self._play_opponents()
@@ -214,6 +225,9 @@ class CrittersEnv(_AgainstOpponents):
     def _play_opponents(self) -> None:
         state = self.game_state
         while not state.is_over and self._moves < self.max_moves:
+            if state.chance_due:  # a reshuffle: the env's seeded chance, not a move
+                state.apply(state.chance_outcome(self._chance))
+                continue
             player = state.to_act
             if player is None or player == self.learner:
                 return
@@ -248,7 +262,7 @@ class WildEnv(_AgainstOpponents):
         render_mode: str | None = None,
     ) -> None:
         self.players, self.learner, self.opponent_specs = _seating(
-            "wild", players, WILD.min_players, WILD.max_players, seat, opponents
+            "wild", players, WILD.info.min_players, WILD.info.max_players, seat, opponents
         )
         self.options = dict(options or {})
         probe = WILD.new_game(self.players, self.options, seed=0)
@@ -309,7 +323,7 @@ class WildEnv(_AgainstOpponents):
             choice = agent.act(state.view(player), state.legal_actions(player))
             if choice is not None:
                 chosen[enc.seat[player]] = choice
-                self._wait[player] = agent.reaction_ticks()
+                self._wait[player] = self._rng.choice(PACE.reaction_ticks)
         order = list(range(enc.n))
         self._rng.shuffle(order)
         report = table.play_tick(chosen, order)

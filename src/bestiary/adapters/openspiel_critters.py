@@ -42,7 +42,7 @@ from bestiary.adapters.variants import variant_options
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import Reshuffle
-from bestiary.critters.view import determinize
+from bestiary.critters.state import determinize
 
 SHORT_NAME = "python_bestiary_critters"
 DEFAULT_PARAMS: dict[str, Any] = {

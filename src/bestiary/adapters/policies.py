@@ -30,26 +30,16 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from bestiary.core.agent import make_bot
+from bestiary.core.agent import Agent, make_bot
 from bestiary.core.errors import BadOption, IllegalAction
 
 Observation = dict[str, np.ndarray]
 Policy = Callable[[Observation], int]
 ViewEncoder = Callable[[Mapping[str, Any]], np.ndarray]
-
-
-class Seat(Protocol):
-    """What an env asks of an opponent: the core ``Agent`` face, ``act(view, legal)``."""
-
-    player: str
-
-    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None: ...
-
-    def reaction_ticks(self) -> int: ...
 
 
 def _predict_policy(model: Any) -> Policy:
@@ -154,9 +144,6 @@ class PolicyAgent:
         self.observe = observe or encoding.observe
         self.can_wait = can_wait
 
-    def reaction_ticks(self) -> int:
-        return 0
-
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         if not legal and not self.can_wait:
             return None
@@ -184,30 +171,16 @@ def policy_agent(
     return PolicyAgent(play, _encoding(game, players, options), player, can_wait=game == "wild")
 
 
-class _BotSeat:
-    """A registered bot behind the ``act(view, legal)`` face (until every bot has it)."""
-
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-        self.player = bot.player
-
-    def reaction_ticks(self) -> int:
-        return int(self.bot.reaction_ticks())
-
-    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
-        return self.bot.act(view)
-
-
 def opponent(
     spec: Any, game: str, player: str, seed: int, encoding: Any, observe: ViewEncoder
-) -> Seat:
+) -> Agent:
     """One opponent seat of an env: a bot name, an Agent, a policy or a snapshot.
 
     Anything else is refused with one sentence (``BadOption``), unknown bot names included.
     """
     if isinstance(spec, str):
         try:
-            return _BotSeat(make_bot(game, spec, player, seed))
+            return make_bot(game, spec, player, seed)
         except ValueError as err:
             raise BadOption(str(err)) from None
     if callable(getattr(spec, "act", None)):
