@@ -10,25 +10,27 @@ to an action id. ``as_policy`` accepts:
   mask is applied (illegal logits to -inf) and the best id is played;
 - any other callable ``observation -> action id``.
 
-``policy_agent(policy, game, player, players, options)`` wraps one as a bestiary ``Agent``
-(``act(view, legal)``) that plays in ``bestiary sim``, the server and the Gym envs: it encodes
-the seat's own view with the game's encoding (nothing else reaches the policy) and turns the
-chosen id back into an action. An id the mask forbids raises ``IllegalAction`` in one
-sentence (no silent substitute), except in wild where it is a wait, as in the tick model.
+``policy_agent(policy, game, player)`` wraps one as a bestiary ``Agent`` (``act(view, legal)``)
+that plays in ``bestiary sim``, the server and the Gym envs; ``policy_factory(policy, game)``
+is the ``(player, rng) -> Agent`` factory that ``register_bot`` and ``--bot module:NAME`` take.
+The agent encodes the seat's own view with the game's encoding (nothing else reaches the
+policy) and turns the chosen id back into an action. An id the mask forbids raises
+``IllegalAction`` in one sentence (no silent substitute), except in wild where it is a wait,
+as in the tick model.
 
 ``snapshot(model)`` freezes a copy of a model's policy (later training does not change it):
 what self-play and league training put in the opponents' seats.
 
->>> agent = policy_agent(lambda obs: int(obs["action_mask"].nonzero()[0][0]), "critters",
-...                      "player_1", ["player_0", "player_1"])
+>>> agent = policy_agent(lambda obs: int(obs["action_mask"].nonzero()[0][0]), "critters", "bo")
 >>> agent.player
-'player_1'
+'bo'
 """
 
 from __future__ import annotations
 
 import copy
 import inspect
+import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -109,66 +111,79 @@ def snapshot(model: Any) -> Policy:
     return policy
 
 
-def _encoding(game: str, players: Sequence[str], options: Mapping[str, Any] | None) -> Any:
-    """The encoding a policy of ``game`` was trained with (the only per-game choice here)."""
+def encoding_from_view(game: str, view: Mapping[str, Any]) -> Any:
+    """The adapters' encoding of ``game`` for the table a seat's view shows.
+
+    The only per-game choice here: which encoding (players, deck kinds, options from the view).
+    """
     # Imported here: each encoding pulls in its own game package.
+    options = view["options"]
     if game == "critters":
         from bestiary.adapters.critters_encoding import CrittersEncoding
-        from bestiary.critters import GAME as CRITTERS
 
-        probe = CRITTERS.new_game(list(players), dict(options or {}), seed=0)
-        return CrittersEncoding(probe.players, probe.kinds, probe.set_size)
+        return CrittersEncoding(view["players"], view["kinds"], options["set_size"])
     if game == "wild":
         from bestiary.adapters.wild_encoding import WildEncoding
-        from bestiary.wild import GAME as WILD
 
-        probe_w = WILD.new_game(list(players), dict(options or {}), seed=0)
-        return WildEncoding(list(players), bool(probe_w.deal.options["objectives"]))
+        return WildEncoding(view["players"], bool(options["objectives"]))
     raise BadOption(f"no adapter encoding for the game {game!r} (critters, wild)")
 
 
 class PolicyAgent:
-    """A trained policy in one seat: the seat's view in, one action out."""
+    """A trained policy in one seat: the seat's view in, one action out.
+
+    The encoding is the env's when an env seats it, else made from the first view it gets
+    (``bestiary sim``, the server): the same ids and vectors the policy was trained on.
+    """
 
     def __init__(
         self,
         policy: Policy,
-        encoding: Any,
+        game: str,
         player: str,
+        encoding: Any = None,
         observe: ViewEncoder | None = None,
-        can_wait: bool = False,
     ) -> None:
         self.policy = policy
-        self.encoding = encoding
+        self.game = game
         self.player = player
-        self.observe = observe or encoding.observe
-        self.can_wait = can_wait
+        self.encoding = encoding
+        self.observe = observe
+        # Wild is real time: an action the mask forbids is a wait there, as in the tick model.
+        self.can_wait = game == "wild"
 
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
-        if not legal and not self.can_wait:
+        if not legal:
             return None
+        if self.encoding is None:
+            self.encoding = encoding_from_view(self.game, view)
         enc = self.encoding
+        vector = self.observe(view) if self.observe is not None else enc.observe(view)
         mask = enc.mask(legal)
-        choice = int(self.policy({"observation": self.observe(view), "action_mask": mask}))
+        choice = int(self.policy({"observation": vector, "action_mask": mask}))
         if 0 <= choice < len(mask) and mask[choice]:
             return enc.action(self.player, choice)
         if self.can_wait:
-            return None  # wild: an action the mask forbids is a wait, as in the tick model
+            return None
         raise IllegalAction(f"the policy in seat {self.player} chose action {choice}, not legal")
 
 
-def policy_agent(
-    policy: Any,
-    game: str,
-    player: str,
-    players: Sequence[str],
-    options: Mapping[str, Any] | None = None,
-) -> PolicyAgent:
+def policy_agent(policy: Any, game: str, player: str) -> PolicyAgent:
     """``policy`` (see ``as_policy``) as a bestiary Agent playing ``player`` at ``game``."""
     play = as_policy(policy)
     if play is None:
         raise BadOption(f"a {type(policy).__name__} is not a policy (callable, predict, module)")
-    return PolicyAgent(play, _encoding(game, players, options), player, can_wait=game == "wild")
+    return PolicyAgent(play, game, player)
+
+
+def policy_factory(policy: Any, game: str) -> Callable[[str, random.Random], PolicyAgent]:
+    """A bot factory ``(player, rng) -> Agent`` for ``register_bot`` or ``--bot module:NAME``."""
+    policy_agent(policy, game, "probe")  # refuses a non-policy now, in one sentence
+
+    def make(player: str, rng: random.Random) -> PolicyAgent:
+        return policy_agent(policy, game, player)
+
+    return make
 
 
 def opponent(
@@ -191,4 +206,4 @@ def opponent(
             f"an opponent must be a bot name, an Agent, a policy or a snapshot, "
             f"not a value of type {type(spec).__name__}"
         )
-    return PolicyAgent(play, encoding, player, observe, can_wait=game == "wild")
+    return PolicyAgent(play, game, player, encoding, observe)
