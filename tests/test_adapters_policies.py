@@ -105,5 +105,5 @@ def test_anything_else_is_refused_in_one_sentence() -> None:
     assert as_policy(42) is None and as_policy("random") is None
     with pytest.raises(BadOption, match="a int is not a policy"):
         policy_factory(42, "critters")
-    with pytest.raises(BadOption, match="no adapter encoding for the game 'chess'"):
-        PolicyAgent(lambda o: 0, "chess", "p1").act({"options": {}}, [object()])
+    with pytest.raises(BadOption, match="unknown game 'chess'"):
+        PolicyAgent(lambda o: 0, "chess", "p1")

@@ -49,7 +49,6 @@ from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.core.agent import Agent
-from bestiary.core.driver import Pace
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
@@ -57,8 +56,6 @@ from bestiary.wild import GAME as WILD
 from bestiary.wild import WildAction
 
 Observation = dict[str, np.ndarray]
-
-PACE = Pace()  # bots decide as often as at a live table
 
 
 Opponents = Any  # a spec (bot name, Agent, policy, snapshot) or one per other seat
@@ -275,8 +272,6 @@ class WildEnv(_AgainstOpponents):
         self.render_mode = check_render_mode(render_mode)
         self._table: TickedWild | None = None
         self._opponents = self._seat(random.Random(0))
-        self._wait: dict[str, int] = {}
-        self._rng = random.Random()
         self._mask = _end_mask(enc.size)
         self._score = 0
 
@@ -294,14 +289,16 @@ class WildEnv(_AgainstOpponents):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        self._rng = rng = random.Random(int(self.np_random.integers(2**63)))
+        rng = random.Random(int(self.np_random.integers(2**63)))
         game_options = dict(self.options)
         if options and isinstance(options.get("game_options"), Mapping):
             game_options.update(options["game_options"])
         state = WILD.new_game(self.players, game_options, seed=rng.randrange(2**63))
-        self._table = TickedWild(state, self.quiet_ticks)
         self._opponents = self._seat(rng)
-        self._wait = dict.fromkeys(self._opponents, 0)
+        # The opponents sit in the Match and decide at their reaction times, as at a table.
+        self._table = TickedWild(
+            state, self.quiet_ticks, self._opponents, seed=rng.randrange(2**63)
+        )
         self._score = 0
         return self._observe(), tick_info(self.players)
 
@@ -316,17 +313,7 @@ class WildEnv(_AgainstOpponents):
             chosen[enc.seat[self.learner]] = enc.action(self.learner, a)
         else:
             skipped = f"action {a} was not legal at the start of the tick"
-        for player, agent in self._opponents.items():
-            if self._wait[player] > 0:
-                self._wait[player] -= 1
-                continue
-            choice = agent.act(state.view(player), state.legal_actions(player))
-            if choice is not None:
-                chosen[enc.seat[player]] = choice
-                self._wait[player] = self._rng.choice(PACE.reaction_ticks)
-        order = list(range(enc.n))
-        self._rng.shuffle(order)
-        report = table.play_tick(chosen, order)
+        report = table.play_tick(chosen)
         skipped = report.skipped.get(self.learner, skipped)
         score = state.scores()[self.learner]
         reward = float(score - self._score)

@@ -38,6 +38,7 @@ import numpy as np
 
 from bestiary.core.agent import Agent, make_bot
 from bestiary.core.errors import BadOption, IllegalAction
+from bestiary.core.game import get_game
 
 Observation = dict[str, np.ndarray]
 Policy = Callable[[Observation], int]
@@ -149,8 +150,11 @@ class PolicyAgent:
         self.player = player
         self.encoding = encoding
         self.observe = observe
-        # Wild is real time: an action the mask forbids is a wait there, as in the tick model.
-        self.can_wait = game == "wild"
+        try:
+            # In a real-time game an action the mask forbids is a wait, as in the tick model.
+            self.can_wait = get_game(game).info.real_time
+        except KeyError as err:
+            raise BadOption(str(err.args[0])) from None
 
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         if not legal:

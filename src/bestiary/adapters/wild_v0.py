@@ -135,7 +135,7 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
         )
         if bool(state.deal.options["objectives"]) != self._objectives:
             raise BadOption("the 'objectives' option changes the observation space: set it at make")
-        self._table = TickedWild(state, self.quiet_ticks)
+        self._table = TickedWild(state, self.quiet_ticks, seed=self._rng.randrange(2**63))
         self.agents = list(self.possible_agents)
         self._scores = dict.fromkeys(self.agents, 0)
         observations = {a: self._observe(a) for a in self.agents}
@@ -163,9 +163,7 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
                 reasons[agent] = f"action {a} was not legal at the start of the tick"
                 continue
             chosen[enc.seat[agent]] = enc.action(agent, a)
-        order = list(range(enc.n))
-        self._rng.shuffle(order)
-        report = table.play_tick(chosen, order)
+        report = table.play_tick(chosen)
         reasons.update(report.skipped)
         state = table.state
         scores = state.scores()
