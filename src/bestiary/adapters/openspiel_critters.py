@@ -9,7 +9,9 @@ chance deals the new Draw Pile from the centre pile the same way. Decision ids a
 ``max_game_length`` history entries returns 0 to all.
 
 Parameters: ``players`` (2-8), ``set_size``, ``sets_to_win``, ``hand_limit`` (0: the rules'
-default) and ``max_game_length``.
+default), ``max_game_length``, ``variant`` (``"tiny"``: ``bestiary.adapters.variants``, which
+sets the options and the deck) and ``deal_at_once`` (the deal as one chance node whose outcomes
+are every distinct order of the deck: small decks only).
 
 Observers honour ``IIGObservationType`` as OpenSpiel's own Python games do (``CrittersObserver``):
 the observation is the seat, its hand and the public table now; the information state
