@@ -44,7 +44,7 @@ def test_a_wrapped_policy_plays_a_whole_live_critters_game(server: LiveServer) -
             created = http.post("/api/tables", json=body)
             assert created.status_code == 201, created.text
             code, token = created.json()["code"], created.json()["token"]
-            started = http.post(f"/api/tables/{code}/start", json={"token": token, "seed": 3})
+            started = http.post(f"/api/tables/{code}/start", json={"token": token})
             assert started.status_code == 200, started.text
             # ann never connects: past the grace period the default bot stands in for her.
             watcher = TableSocket(server, code, timeout=60.0)
