@@ -10,8 +10,11 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# torch first, pinned to the CPU build that lies on disk, so the learn extra never pulls a
+# CUDA build of several GB.
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install --quiet -e '.[test,rl,openspiel,ray]'
+	$(BIN)/pip install --quiet 'torch==2.13.0'
+	$(BIN)/pip install --quiet -e '.[test,rl,openspiel,ray,learn]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -67,8 +67,8 @@ def test_new_game_header_carries_the_explicit_deal() -> None:
     ("players", "options", "reason"),
     [
         (NAMES, {"colour": "red"}, "unknown critters option 'colour'"),
-        (NAMES, {"set_size": 5}, "option set_size must be one of 3, 4, not 5"),
-        (NAMES, {"sets_to_win": "3"}, "option sets_to_win must be one of 3, 4, not '3'"),
+        (NAMES, {"set_size": 5}, "option set_size must be one of 2, 3, 4, not 5"),
+        (NAMES, {"sets_to_win": "3"}, "option sets_to_win must be one of 1, 2, 3, 4, not '3'"),
         (NAMES, {"hand_limit": 0}, "hand_limit must be a whole number"),
         (NAMES, {"set_size": 4, "sets_to_win": 4}, "not both"),
         ([*NAMES, "eve"], {"set_size": 4}, "for 2 to 4 players"),
