@@ -7,7 +7,7 @@ import asyncio
 import io
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,13 +44,10 @@ class Script:
         self.player = player
         self.events = list(events)
 
-    def act(self, view: Mapping[str, Any]) -> Any | None:
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         if not self.events:
             return None
         return GAME.action_from_event({"by": self.player, **self.events.pop(0)})
-
-    def reaction_ticks(self) -> int:
-        return 1
 
 
 # Dealt one at a time: ann (first) gets fox, no, owl, frog, hedgehog; bo gets hop_over, turtle,
@@ -95,7 +92,7 @@ def test_menu_down_then_no_cancels_hop_over() -> None:
     )
 
     async def play() -> None:
-        app = CrittersApp(table, bot_delay=None)
+        app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             # Six cards (one a NO!), nothing else to do: putting a critter down is the only group.
@@ -132,7 +129,7 @@ def test_no_prompt_without_a_no_card_only_allows() -> None:
     )
 
     async def play() -> None:
-        app = CrittersApp(table, bot_delay=None)
+        app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await pilot.press("enter")
@@ -157,7 +154,7 @@ def test_back_and_help_screens() -> None:
     table = scripted_table(DECK, [])
 
     async def play() -> None:
-        app = CrittersApp(table, bot_delay=None)
+        app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await pilot.press("enter")
@@ -180,7 +177,7 @@ def test_whole_game_against_bots_from_the_menu(tmp_path: Path) -> None:
     table = new_table("critters", 3, "greedy,random", {}, 7, "ann")
 
     async def play() -> str:
-        app = CrittersApp(table, bot_delay=None)
+        app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(600):
                 await pilot.pause()

@@ -29,7 +29,7 @@ def test_wild_bots_finish_and_the_record_replays(
     for _ in range(5_000):
         if table.state.is_over:
             break
-        table.tick()
+        table.advance(table.tick + 1)
     assert table.state.is_over  # Sundown, or Nightfall once the table goes quiet
     path = tmp_path_factory.mktemp("rec") / "game.jsonl"
     table.save(path)
@@ -42,10 +42,9 @@ def test_wild_bots_finish_and_the_record_replays(
 def test_critters_bots_take_their_turns_until_the_human_is_due() -> None:
     table = new_table("critters", 3, "greedy,random", {}, 4, "ann")
     table.play(table.state.legal_actions("ann")[0])
-    while table.bot_turn():
-        pass
-    assert table.to_act() == "ann" or table.state.is_over
-    assert table.bot_turn() is False  # nothing moves until ann does
+    table.run_bots()
+    assert table.state.actors == ("ann",) or table.state.is_over
+    assert table.run_bots() is False  # nothing moves until ann does
 
 
 def test_refused_human_action_is_one_sentence_and_changes_nothing() -> None:
