@@ -150,6 +150,40 @@ def test_no_prompt_without_a_no_card_only_allows() -> None:
     assert summary["tableaus"]["bo"] == [{"kind": "fox", "cards": ["fox"], "full": False}]
 
 
+def test_unanswered_prompt_is_allowed_when_the_answer_clock_runs_out() -> None:
+    # The driver's answer clock (Pace.answer_seconds) answers for a person who lets it run out,
+    # as at a live table; the prompt then closes and the game goes on.
+    table = scripted_table(
+        DECK, [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
+    )
+
+    async def play() -> None:
+        app = CrittersApp(table, realtime=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            await choose(pilot, app, "fox")
+            assert isinstance(app.screen, NoPrompt)
+            question = str(app.screen.query_one("#question", Static).content)
+            assert "(Not answered in 30 s, it is allowed.)" in question
+            asked = table.tick
+            table.advance(asked + table.pace.ticks(table.pace.answer_seconds) - 1)
+            app.refresh_table()
+            await pilot.pause()
+            assert isinstance(app.screen, NoPrompt)  # not yet
+            table.advance(table.tick + 1)
+            app.refresh_table()
+            await pilot.pause()
+            assert not isinstance(app.screen, NoPrompt)
+
+    run(play())
+    assert table.log[-1].text == "ann allows it"
+    assert table.state.summary()["tableaus"]["bo"] == [
+        {"kind": "fox", "cards": ["fox"], "full": False}
+    ]
+
+
 def test_back_and_help_screens() -> None:
     table = scripted_table(DECK, [])
 

@@ -61,3 +61,16 @@ def test_a_human_needs_a_seat(tmp_path: Path) -> None:
     state = GAME.new_game(["ann", "bo"], seed=1)
     with pytest.raises(BadOption, match="'cy' has no seat"):
         LiveTable(GAME, state, "cy", {})
+
+
+def test_narration_is_what_the_human_seat_may_see() -> None:
+    table = new_table("wild", 3, "reader,trickster", {"nightfall_seconds": 20}, 5, "ann")
+    table.play_event({"do": "call", "card": table.view()["hand"][0], "call": "skeevil"})
+    while not table.state.is_over and table.tick < 5_000:
+        table.advance(table.tick + 3)
+    events = table.state.events()
+    assert [told.event for told in table.told] == [table.state.redact(e, "ann") for e in events]
+    hidden = [t.event for t in table.told if t.event.get("do") in ("call", "discard")]
+    assert all(("card" in e) == (e["by"] == "ann") for e in hidden)
+    assert any(e["by"] != "ann" for e in hidden)
+    assert all("with their" not in line.text for line in table.log)  # no card ever named

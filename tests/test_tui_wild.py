@@ -172,6 +172,8 @@ def test_nightfall_ends_a_quiet_game_with_the_end_screen() -> None:
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             await pilot.press("escape")
+            await pilot.pause()
+            assert "Nightfall in 1 s unless someone meets" in prompt_text(app)
             for _ in range(10):
                 app.advance()
                 await pilot.pause()

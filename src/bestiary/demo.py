@@ -119,8 +119,8 @@ def run_demo(
     bot = demo_spec(players, seed).bots[0]
     console.print(f"[bold]{info.title}[/]: {', '.join(state.players)} (seed {seed})")
     console.print(
-        f"Every seat is the {bot!r} bot: the game `bestiary sim {info.name} --players {players} "
-        f"--bots {bot} --games 1 --seed {seed}` plays."
+        f"Every seat is the {bot!r} bot; this is the game that `bestiary sim {info.name} "
+        f"--players {players} --bots {bot} --games 1 --seed {seed}` plays."
     )
     calls = ", ".join(f"{c} {SOUNDS[c]!r}" for c in CREATURES)
     console.print(f"The Calls: {calls}")
