@@ -86,6 +86,18 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+# bo's one move: Hop Over on the fox that ann puts down.
+HOP_OVER_ANN = [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
+
+
+async def fox_down_then_hop_over(pilot: Pilot[None], app: CrittersApp) -> None:
+    """ann puts her fox down from the menu; bo answers with HOP_OVER_ANN."""
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    await choose(pilot, app, "fox")
+
+
 def test_menu_down_then_no_cancels_hop_over() -> None:
     table = scripted_table(
         DECK, [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
@@ -124,17 +136,12 @@ def test_menu_down_then_no_cancels_hop_over() -> None:
 
 def test_no_prompt_without_a_no_card_only_allows() -> None:
     deck = ["owl" if card == "no" else card for card in DECK]  # ann's NO! becomes an owl
-    table = scripted_table(
-        deck, [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
-    )
+    table = scripted_table(deck, HOP_OVER_ANN)
 
     async def play() -> None:
         app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("enter")
-            await pilot.pause()
-            await choose(pilot, app, "fox")
+            await fox_down_then_hop_over(pilot, app)
             assert isinstance(app.screen, NoPrompt)
             answers = app.screen.query_one("#answers", OptionList)
             assert answers.get_option("no").disabled
@@ -153,17 +160,12 @@ def test_no_prompt_without_a_no_card_only_allows() -> None:
 def test_unanswered_prompt_is_allowed_when_the_answer_clock_runs_out() -> None:
     # The driver's answer clock (Pace.answer_seconds) answers for a person who lets it run out,
     # as at a live table; the prompt then closes and the game goes on.
-    table = scripted_table(
-        DECK, [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
-    )
+    table = scripted_table(DECK, HOP_OVER_ANN)
 
     async def play() -> None:
         app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("enter")
-            await pilot.pause()
-            await choose(pilot, app, "fox")
+            await fox_down_then_hop_over(pilot, app)
             assert isinstance(app.screen, NoPrompt)
             question = str(app.screen.query_one("#question", Static).content)
             assert "(Not answered in 30 s, it is allowed.)" in question
