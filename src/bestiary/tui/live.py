@@ -250,12 +250,12 @@ class LiveTable:
         if start >= stop:
             self._tell_faults()
             return
-        events = self.state.events()
         shadow, words, viewer = self._shadow, self.board.words, self.human
         for i in range(start, stop):
+            action = history[i]
             before = shadow.progress
-            shadow.apply(history[i])
-            seen = self.state.redact(events[i], viewer)
+            shadow.apply(action)
+            seen = self.state.redact(action.to_event(), viewer)  # the record line, redacted
             told = Told(tick, seen, shadow.progress != before)
             self.told.append(told)
             self.log.append(words(seen, viewer, shadow, told.progressed))
