@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +13,8 @@ from hypothesis import strategies as st
 from bestiary.core.errors import BadOption
 from bestiary.core.game import replay
 from bestiary.core.records import read_record
-from bestiary.tui.live import LiveTable
+from bestiary.critters import GAME as CRITTERS
+from bestiary.tui.live import LiveTable, WallClock
 from bestiary.tui.run import new_table
 from bestiary.wild import GAME
 
@@ -74,3 +77,29 @@ def test_narration_is_what_the_human_seat_may_see() -> None:
     assert all(("card" in e) == (e["by"] == "ann") for e in hidden)
     assert any(e["by"] != "ann" for e in hidden)
     assert all("with their" not in line.text for line in table.log)  # no card ever named
+
+
+class Slow:
+    """A critters bot that takes ``seconds`` of (fake) wall time to choose its first move."""
+
+    def __init__(self, player: str, clock: list[float], seconds: float) -> None:
+        self.player, self.clock, self.seconds = player, clock, seconds
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any:
+        self.clock[0] += self.seconds
+        return legal[0]
+
+
+def test_wall_clock_stands_still_while_a_bot_thinks() -> None:
+    now = [100.0]
+    state = CRITTERS.new_game(["ann", "bo", "cy"], seed=2)
+    table = LiveTable(CRITTERS, state, None, {p: Slow(p, now, 2.0) for p in state.players})
+    clock = WallClock(table, now=lambda: now[0])
+    pause = table.pace.turn_pause_ticks
+    seconds = table.pace.seconds(pause)
+    now[0] += seconds
+    assert clock() and table.tick == pause and len(table.told) == 1  # ann moved, thinking 2 s
+    now[0] += seconds - table.pace.tick_seconds
+    assert not clock() and len(table.told) == 1  # bo's pause is not over: the 2 s did not count
+    now[0] += table.pace.tick_seconds
+    assert clock() and table.tick == 2 * pause and len(table.told) == 2

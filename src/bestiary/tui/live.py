@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -281,12 +281,22 @@ class LiveTable:
 
 class WallClock:
     """Wall time as the table's ticks: the apps' timers call it to advance the table, the way
-    a live server's clock does (``tick = elapsed / pace.tick_seconds``)."""
+    a live server's clock does (``tick = elapsed / pace.tick_seconds``).
 
-    def __init__(self, table: LiveTable) -> None:
+    The clock stands still while the table itself works (a searching bot may think for a
+    second or two): otherwise the ticks it spent would be caught up at once, the next bot's
+    turn pause would already be over and two moves would land together, too fast to follow.
+    What happens at which tick is the driver's either way; only the wall time between differs.
+    """
+
+    def __init__(self, table: LiveTable, now: Callable[[], float] = time.monotonic) -> None:
         self.table = table
-        self.origin = time.monotonic() - table.pace.seconds(table.tick)
+        self.now = now
+        self.origin = now() - table.pace.seconds(table.tick)
 
     def __call__(self) -> bool:
         """Advance the table to now; True if anything happened."""
-        return self.table.catch_up(time.monotonic() - self.origin)
+        start = self.now()
+        moved = self.table.catch_up(start - self.origin)
+        self.origin += self.now() - start
+        return moved
