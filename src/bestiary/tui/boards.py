@@ -2,8 +2,9 @@
 
 The terminal drives every game the same way (``LiveTable`` on the core ``Match``), but how a
 game looks (its table, its words, its keys) is the game's own; this table is the one place in
-``bestiary.tui`` that says which widgets draw which game. A game with no entry here is refused
-in one sentence, and nothing else in the terminal code names a game.
+``bestiary.tui`` that says which widgets draw which game, and nothing else in the terminal code
+names a game. A game with no entry is still replayed and narrated with the plain board (its
+events and views as they are); only playing it at the keyboard needs an app of its own.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.pretty import Pretty
+from rich.text import Text
 
 from bestiary.core.errors import BadOption
 from bestiary.core.game import Game, State
@@ -31,15 +34,44 @@ Table = Callable[[View, View | None], RenderableType]
 @dataclass(frozen=True)
 class Board:
     """How one game is drawn: its words, its table (``reveal``: the omniscient summary) and
-    its play app (``module:Class``, imported only when a game starts: Textual is heavy)."""
+    its play app (``module:Class``, imported only when a game starts: Textual is heavy; None:
+    the game cannot be played at the keyboard yet)."""
 
     words: Words
     table: Table
-    app: str
+    app: str | None = None
 
     def app_class(self) -> Any:
+        if self.app is None:
+            raise BadOption("this game has no terminal app yet")
         module, name = self.app.split(":")
         return getattr(importlib.import_module(module), name)
+
+
+def plain_words(event: Event, viewer: str | None, after: State, progressed: bool) -> LogLine:
+    """Any game's event as it is: who, what, and the rest of its fields.
+
+    >>> plain_words({"by": "ann", "do": "swap", "card": 3}, "bo", None, False).text
+    'ann: swap (card 3)'
+    """
+    rest = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("by", "do"))
+    text = f"{event.get('by', 'the table')}: {event.get('do', '?')}" + (
+        f" ({rest})" if rest else ""
+    )
+    return LogLine(
+        text, viewer is not None and viewer in event.values() and event.get("by") != viewer
+    )
+
+
+def plain_table(view: View, reveal: View | None = None) -> RenderableType:
+    """Any game's view as it is (and, in the omniscient mode, its summary)."""
+    parts: list[RenderableType] = [Pretty(dict(view))]
+    if reveal is not None:
+        parts += [Text("Everything:", style="bold"), Pretty(dict(reveal))]
+    return Group(*parts)
+
+
+PLAIN = Board(plain_words, plain_table)
 
 
 BOARDS: dict[str, Board] = {
@@ -49,8 +81,5 @@ BOARDS: dict[str, Board] = {
 
 
 def board_of(game: Game) -> Board:
-    """The terminal widgets for ``game``; BadOption if the terminal cannot draw it yet."""
-    board = BOARDS.get(game.info.name)
-    if board is None:
-        raise BadOption(f"{game.info.title} cannot be played in the terminal yet")
-    return board
+    """The terminal widgets for ``game`` (the plain board for a game with none of its own)."""
+    return BOARDS.get(game.info.name, PLAIN)
