@@ -76,8 +76,9 @@ def play_command(
         Path | None, typer.Option(help="Write the game's record (JSON Lines) here at the end.")
     ] = None,
     tick: Annotated[
-        float, typer.Option(help="wild: seconds per tick of the bots' reaction times.")
-    ] = 0.6,
+        float | None,
+        typer.Option(help="Seconds per tick of the table's clock (default: the driver's Pace)."),
+    ] = None,
 ) -> None:
     """Play a game in the terminal against bots (wild in real time, critters turn by turn)."""
     from bestiary.core.options import parse_options
