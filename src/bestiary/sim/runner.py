@@ -12,14 +12,17 @@ are derived from it, so one ``GameSpec`` always gives the same game, in any proc
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bestiary.core.agent import Agent, make_bot
+from bestiary.core.agent import Agent
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State, get_game
 from bestiary.core.records import dumps
+from bestiary.sim.bots import make_agent
+from bestiary.sim.outcome import outcome_fields
 
 # A wild game with no meeting for this many ticks ends at Nightfall (the simulation's stand-in
 # for the live game's ``nightfall_seconds``).
@@ -41,7 +44,7 @@ class GameSpec:
     game: str
     bots: tuple[str, ...]
     seed: int
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)  # effective, from the header
     keep_record: bool = False
     nightfall_ticks: int = DEFAULT_NIGHTFALL_TICKS
 
@@ -65,6 +68,13 @@ class GameResult:
     outcomes: Mapping[str, int]
     ended: str
     record: tuple[str, ...] | None = None
+    # From the finished state (sim/outcome.py): a shared win, nobody scored, each seat's play.
+    tie: bool = False
+    zero_zero: bool = False
+    strategy: tuple[Mapping[str, float], ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)  # effective, from the header
+    # Wall-clock seconds to play it: reported, never compared (results are seeded, time is not).
+    seconds: float = field(default=0.0, compare=False)
 
     def win_share(self, seat: int) -> float:
         """1 for a sole win, 1/k for a win shared by k players, else 0."""
@@ -83,9 +93,10 @@ def _derive(seed: int, seats: int) -> tuple[int, int, list[int]]:
 def play_game(
     spec: GameSpec,
     game: Game | None = None,
-    bot_maker: Callable[[str, str, str, int], Agent] = make_bot,
+    bot_maker: Callable[[str, str, str, int], Agent] = make_agent,
 ) -> GameResult:
     """Play ``spec`` to the end and return its result (and record, if asked)."""
+    start = time.perf_counter()
     rules = game if game is not None else get_game(spec.game)
     players = spec.players
     deal_seed, table_seed, bot_seeds = _derive(spec.seed, len(players))
@@ -115,8 +126,9 @@ def play_game(
         length=length,
         ticks=ticks,
         outcomes=_outcomes(state),
-        ended=ended,
         record=record,
+        seconds=time.perf_counter() - start,
+        **outcome_fields(state, ended),
     )
 
 

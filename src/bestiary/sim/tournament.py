@@ -114,14 +114,11 @@ class Tournament:
             self.ratings[bot] = team[0]
         for seat, bot in enumerate(result.bots):
             share = result.win_share(seat)
-            row = self.records.setdefault(bot, RateRow(bot))
-            row.games += 1
-            row.wins += share
-            row.scores.append(result.scores[seat])
+            score = result.scores[seat]
+            self.records.setdefault(bot, RateRow(bot)).add(share, score, result.tie)
             for other in set(result.bots) - {bot}:
                 pair = self.head_to_head.setdefault((bot, other), RateRow(f"{bot} vs {other}"))
-                pair.games += 1
-                pair.wins += share
+                pair.add(share, score, result.tie)
 
     def leaderboard(self) -> list[Standing]:
         standings = [
