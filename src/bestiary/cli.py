@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from bestiary.core.errors import RecordError
-from bestiary.core.game import GAME_NAMES, replay
+from bestiary.core.game import game_names, replay
 from bestiary.core.records import read_record
 
 app = typer.Typer(
@@ -30,8 +30,8 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _check_game(name: str) -> str:
-    if name not in GAME_NAMES:
-        raise _fail(f"unknown game {name!r}; choose one of {', '.join(GAME_NAMES)}")
+    if name not in game_names():
+        raise _fail(f"unknown game {name!r}; choose one of {', '.join(game_names())}")
     return name
 
 
@@ -122,7 +122,7 @@ def bench_command(
     if game == "server":
         from bestiary.server.loadtest import run_server_bench
 
-        served = list(GAME_NAMES[::-1]) if of == "both" else [_check_game(of)]
+        served = list(game_names()) if of == "both" else [_check_game(of)]
         try:
             counts = [int(n) for n in tables.split(",")]
         except ValueError:
@@ -223,7 +223,7 @@ def sim_command(
         list[str] | None,
         typer.Option(
             help="KEY=V1,V2,... : play each value against the baseline on the same seeds "
-            "(a game option, players, nightfall_ticks, or bots=a+b,c+d; repeatable)."
+            "(a game option, players, or bots=a+b,c+d; repeatable)."
         ),
     ] = None,
     bot: Annotated[
@@ -245,9 +245,6 @@ def sim_command(
     table: Annotated[
         Path | None, typer.Option(help="Write one row per game to this .csv or .parquet file.")
     ] = None,
-    nightfall_ticks: Annotated[
-        int, typer.Option(help="wild: ticks without a meeting before Nightfall.")
-    ] = 40,
     plan: Annotated[
         bool, typer.Option("--plan", help="Only say how many games a comparison needs.")
     ] = False,
@@ -293,7 +290,6 @@ def sim_command(
                 out=out,
                 report=report,
                 table=table,
-                nightfall_ticks=nightfall_ticks,
                 command=" ".join(["bestiary", *sys.argv[1:]]),
             )
         )

@@ -23,7 +23,7 @@ from bestiary.sim.bots import check_bot
 from bestiary.sim.experiment import Experiment, run_experiment
 from bestiary.sim.parallel import run_games
 from bestiary.sim.printing import print_experiment
-from bestiary.sim.runner import DEFAULT_NIGHTFALL_TICKS, BotFault, GameResult, GameSpec
+from bestiary.sim.runner import BotFault, GameResult, GameSpec
 from bestiary.sim.seating import seat_bots
 from bestiary.sim.stats import games_against_share, games_needed
 from bestiary.sim.table import FORMATS, game_rows, write_table
@@ -43,10 +43,7 @@ def parse_bots(game: str, text: str, extra: Sequence[str] = ()) -> list[str]:
 def check_table(game: str, players: int, options: Mapping[str, Any]) -> None:
     """Refuse a player count or options the game cannot start with, before any work begins."""
     rules = get_game(game)
-    if not rules.min_players <= players <= rules.max_players:
-        raise ValueError(
-            f"{game} takes {rules.min_players} to {rules.max_players} players, not {players}"
-        )
+    rules.info.check_player_count(players)
     rules.new_game([f"p{i + 1}" for i in range(players)], dict(options), seed=0)
 
 
@@ -55,8 +52,6 @@ def check_arm(arm: Arm) -> None:
     for name in arm.bots:
         check_bot(arm.game, name)
     seat_bots(arm.bots, arm.players, 0)
-    if arm.nightfall_ticks < 1:
-        raise ValueError("--nightfall-ticks must be at least 1")
 
 
 def parse_seeds(seed: int, seeds: str | None) -> list[int]:
@@ -129,7 +124,6 @@ class SimRequest:
     out: Path | None = None
     report: Path | None = None
     table: Path | None = None
-    nightfall_ticks: int = DEFAULT_NIGHTFALL_TICKS
     command: str = ""
 
 
@@ -139,9 +133,7 @@ def plan_experiment(request: SimRequest) -> tuple[Arm, Arm | None, list[SweepKey
         raise ValueError("--games must be at least 1")
     names = parse_bots(request.game, request.bots, request.extra_bots)
     options = unique_pairs(request.option, "--option")
-    base = Arm(
-        "base", request.game, request.players, tuple(names), options, request.nightfall_ticks
-    )
+    base = Arm("base", request.game, request.players, tuple(names), options)
     check_arm(base)
     other = None
     if request.compare:
