@@ -91,7 +91,7 @@ def test_sim_table_report_compare_and_records(tmp_path: Path) -> None:
     assert code == 0, out
     assert "win rate per bot" in out and "win rate per seat" in out and "meetings:" in out
     assert "compare (mating_bonus=true)" in out
-    assert report.read_text().count("data:image/png;base64,") == 5
+    assert report.read_text().count("data:image/png;base64,") == 8
     records = sorted((tmp_path / "games" / "compare").glob("*.jsonl"))
     assert len(records) == 4
     header, events = read_record(records[0])

@@ -2,8 +2,8 @@
 
 A plain run is one arm; ``--compare`` adds a second; each ``--sweep KEY=V1,V2`` value is an arm
 that differs from the baseline in that one key. Keys: ``players``, ``bots`` (line-ups, bots
-joined by ``+``: ``bots=reader+random,hunter+honest``), ``nightfall_ticks`` (the sim's quiet
-clock), or any game option (``mating_bonus``, ``set_size``, ``deck`` with a deck file, ...).
+joined by ``+``: ``bots=reader+random,hunter+honest``), or any game option (``mating_bonus``,
+``nightfall_seconds``, ``set_size``, ``deck`` with a deck file, ...).
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bestiary.core.game import get_game
 from bestiary.core.options import parse_options
-from bestiary.sim.runner import DEFAULT_NIGHTFALL_TICKS, GameSpec
+from bestiary.sim.runner import GameSpec
 from bestiary.sim.seating import sim_specs
 
-TABLE_KEYS = ("players", "bots", "nightfall_ticks")
+TABLE_KEYS = ("players", "bots")
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,6 @@ class Arm:
     players: int
     bots: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
-    nightfall_ticks: int = DEFAULT_NIGHTFALL_TICKS
 
     def specs(self, games: int, seeds: Sequence[int], keep_record: bool = False) -> list[GameSpec]:
         """Games ``0..games-1`` of each seed in turn (pooled seeds get consecutive indices)."""
@@ -44,7 +44,6 @@ class Arm:
                 seed,
                 self.options,
                 keep_record=keep_record,
-                nightfall_ticks=self.nightfall_ticks,
             ):
                 specs.append(dataclasses.replace(spec, index=k * games + spec.index))
         return specs
@@ -55,8 +54,6 @@ class Arm:
             return dataclasses.replace(self, label=label, players=int(value))
         if key == "bots":
             return dataclasses.replace(self, label=label, bots=tuple(value))
-        if key == "nightfall_ticks":
-            return dataclasses.replace(self, label=label, nightfall_ticks=int(value))
         return dataclasses.replace(self, label=label, options={**self.options, key: value})
 
     def value_of(self, key: str) -> Any:
@@ -64,9 +61,9 @@ class Arm:
             return self.players
         if key == "bots":
             return self.bots
-        if key == "nightfall_ticks":
-            return self.nightfall_ticks
-        return self.options.get(key)
+        if key in self.options:
+            return self.options[key]
+        return get_game(self.game).info.defaults().get(key)
 
 
 def unique_pairs(pairs: Sequence[str], flag: str) -> dict[str, Any]:

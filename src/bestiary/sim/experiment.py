@@ -124,5 +124,13 @@ def run_experiment(
             points.append(SweepPoint(label, result, paired))
         if all(p.paired is not None for p in points):
             points.insert(0, SweepPoint(start, played, None))
-        experiment.sweeps.append(SweepResult(sweep.key, start, points))
+        experiment.sweeps.append(SweepResult(sweep.key, start, _in_order(points)))
     return experiment
+
+
+def _in_order(points: list[SweepPoint]) -> list[SweepPoint]:
+    """Numeric settings in increasing order (a plot against them reads left to right)."""
+    try:
+        return sorted(points, key=lambda p: float(p.value))
+    except ValueError:
+        return points

@@ -28,7 +28,7 @@ PLAYS = ("honest", "hunt", "double_cross", "bluff")
 MEETING_RESULTS = {"mate": "mated", "avoid": "avoided"}
 
 
-def outcome_fields(state: State, ended: str) -> dict[str, Any]:
+def outcome_fields(state: State) -> dict[str, Any]:
     """The extra ``GameResult`` fields of a finished game (``play_game`` calls this once)."""
     summary = state.summary()
     header = state.header()
@@ -37,21 +37,11 @@ def outcome_fields(state: State, ended: str) -> dict[str, Any]:
     scores = state.scores()
     winners = state.winners()
     return {
-        "ended": _ending(ended, header, scores),
         "tie": len(winners) > 1,
         "zero_zero": not any(scores.values()),
         "strategy": strategy_counts(players, summary, header, events),
         "options": dict(header.get("options", {})),
     }
-
-
-def _ending(ended: str, header: Mapping[str, Any], scores: Mapping[str, int]) -> str:
-    # A turn-based game that ends with nobody at its goal ended by exhaustion (RULINGS.md).
-    # The core's ``state.ending()`` says this directly once the one driver has landed.
-    goal = header.get("options", {}).get("sets_to_win")
-    if ended == "won" and goal is not None and max(scores.values()) < goal:
-        return "exhausted"
-    return ended
 
 
 def strategy_counts(

@@ -246,7 +246,7 @@ def sweep_plot(sweep: SweepResult) -> str:
             capsize=3,
         )
         panel.set_ylabel(name)
-    axes.set_xticks(xs, [p.value for p in points])
+    axes.set_xticks(xs, [p.value + ("\n(baseline)" if p.paired is None else "") for p in points])
     figure.axes[-1].set_xlabel(sweep.key)
     return _png(figure)
 
