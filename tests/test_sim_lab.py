@@ -13,19 +13,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from bestiary import lab
-from bestiary.cli import app
 from bestiary.core.game import replay
 from bestiary.core.records import read_record
 from bestiary.sim.report import integer_bins
 from bestiary.sim.summary import reproducible
-
-
-def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+from tests.test_sim_cli import _run
 
 
 def test_the_sweeps_baseline_row_equals_a_plain_run() -> None:
@@ -217,3 +211,35 @@ def test_paired_frame_and_one_sample_plan() -> None:
     assert (frame["low"] <= frame["difference"]).all()
     code, out, _ = _run("sim", "--plan", "--known", "--rate", "0.5", "--margin", "0.05")
     assert code == 0 and "783 games" in out
+
+
+def test_pooled_seeds_are_the_runs_of_each_seed_end_to_end() -> None:
+    pooled = lab.experiment("critters", ["greedy", "random"], players=2, games=5, seed=[4, 9])
+    one = lab.experiment("critters", ["greedy", "random"], players=2, games=5, seed=4)
+    two = lab.experiment("critters", ["greedy", "random"], players=2, games=5, seed=9)
+    seeds = [r.seed for r in pooled.base.results]
+    assert seeds == [r.seed for r in one.base.results + two.base.results]
+    assert [s for s, _ in pooled.base.by_seed] == [4, 9]
+    assert pooled.base.summary.games == 10
+    by_seed = dict(pooled.base.by_seed)
+    assert reproducible(by_seed[9].to_json()) == reproducible(two.base.summary.to_json())
+
+
+def test_a_bot_added_with_bot_joins_the_line_up() -> None:
+    code, out, err = _run(
+        "sim",
+        "critters",
+        "--players",
+        "2",
+        "--bot",
+        "greedy",
+        "--bot",
+        "random",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        "--json",
+    )
+    assert code == 0, err
+    assert set(json.loads(out)["bots"]) == {"greedy", "random"}

@@ -251,3 +251,9 @@ def print_tournament(console: Console, tournament: Tournament) -> None:
         low, high = row.interval
         pairs.add_row(row.label, f"{row.games:,}", f"{row.rate:.3f} [{low:.3f}, {high:.3f}]")
     console.print(pairs)
+    games = max(1, tournament.games)
+    console.print(
+        "endings: "
+        + ", ".join(f"{k} {v:,} ({v / games:.1%})" for k, v in sorted(tournament.endings.items()))
+        + f"; shared wins {tournament.ties / games:.1%}, 0-0 {tournament.zero_zero / games:.1%}"
+    )
