@@ -11,7 +11,7 @@ NOTEBOOK = Path(__file__).resolve().parent.parent / "examples" / "lab.ipynb"
 
 
 def test_the_example_notebook_runs() -> None:
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    notebook = nbformat.read(NOTEBOOK, as_version=4)  # type: ignore[no-untyped-call]
     client = NotebookClient(
         notebook,
         timeout=600,
