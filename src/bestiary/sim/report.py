@@ -137,6 +137,7 @@ def value_bars(title: str, xlabel: str, series: Sequence[tuple[str, Sequence[int
                 linewidth=0.5,
             )
         axes.set_ylabel("games")
+        axes.set_xticks(range(low, high + 1, max(1, (high - low) // 20 + 1)))
     else:
         for s, (name, data) in enumerate(series):
             axes.hist(
