@@ -200,6 +200,9 @@ class Summary:
                 if key.startswith("points_"):
                     play = key.removeprefix("points_")
                     row[f"points_per_{play}"] = value / counts[f"play_{play}"]
+                if key.startswith("played_") and value:
+                    card = key.removeprefix("played_")
+                    row[f"no_share_{card}"] = counts[f"refused_{card}"] / value
             if counts.get("calls"):
                 row["false_call_share"] = counts["false_calls"] / counts["calls"]
             rows[bot] = {k: round(v, 6) for k, v in sorted(row.items())}
