@@ -47,5 +47,7 @@ def test_a_comparison_and_a_sweep_add_paired_tables_and_plots() -> None:
 
 
 def test_a_stalled_run_carries_its_warning() -> None:
-    run = lab.experiment("wild", ["reader", "random"], players=2, games=20, seed=1)
+    run = lab.experiment(
+        "wild", ["reader", "random"], players=2, games=20, seed=1, options={"nightfall_seconds": 2}
+    )
     assert "class='warn'" in render_experiment(run)
