@@ -10,7 +10,7 @@ from rich.table import Table
 
 from bestiary.sim.experiment import Experiment, Played, SweepResult
 from bestiary.sim.paired import Comparison, PairedRow
-from bestiary.sim.summary import RateRow, Summary
+from bestiary.sim.summary import RateRow, Summary, length_unit
 
 # Metrics shown in paired and sweep tables (others are in the JSON), with how to print them.
 SHOWN_METRICS = {
@@ -95,12 +95,13 @@ def print_summary(console: Console, name: str, played: Played) -> None:
     if table is not None:
         console.print(table)
     data = summary.to_json()
-    unit = "ticks" if summary.real_time else "moves"
-    lengths = summary.ticks or summary.lengths
-    console.print(
-        f"game length: mean {fmean(lengths):.1f} {unit}, median {median(lengths)}; "
-        f"{data['timing']['seconds_per_game'] * 1000:.1f} ms per game"
+    length = (
+        f"game length: mean {fmean(summary.lengths):.1f} {length_unit(summary.game)}, "
+        f"median {median(summary.lengths)}"
     )
+    if summary.ticks:
+        length += f"; {fmean(summary.ticks):.1f} ticks, median {median(summary.ticks)}"
+    console.print(f"{length}; {data['timing']['seconds_per_game'] * 1000:.1f} ms per game")
     console.print("endings: " + ", ".join(f"{k} {v:,}" for k, v in data["endings"].items()))
     for line in summary.honesty():
         console.print(line)
