@@ -266,8 +266,9 @@ def sim_command(
     game: Annotated[str | None, typer.Argument(help="wild or critters.")] = None,
     players: Annotated[int, typer.Option(help="Players per game.")] = 4,
     bots: Annotated[
-        str, typer.Option(help="Comma-separated bot names, repeated to fill the table.")
-    ] = "random",
+        str | None,
+        typer.Option(help="Comma-separated bot names, repeated to fill the table (random)."),
+    ] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option(help="Run seed; game i is seeded from (seed, i).")] = 1,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
@@ -280,7 +281,26 @@ def sim_command(
     ] = None,
     compare: Annotated[
         list[str] | None,
-        typer.Option(help="Run again with these options changed (key=value, repeatable)."),
+        typer.Option(
+            help="Also play the same deals with these options changed and pair the games "
+            "(key=value, repeatable; each key once)."
+        ),
+    ] = None,
+    sweep: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="KEY=V1,V2,... : play each value against the baseline on the same seeds "
+            "(a game option, players, or bots=a+b,c+d; repeatable)."
+        ),
+    ] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot", help="Add a bot to the line-up: a name or module:Factory (repeatable)."
+        ),
+    ] = None,
+    seeds: Annotated[
+        str | None, typer.Option(help="Pool runs with these seeds (comma-separated).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     out: Annotated[
@@ -289,6 +309,9 @@ def sim_command(
     report: Annotated[
         Path | None, typer.Option(help="Write a self-contained HTML report with plots.")
     ] = None,
+    table: Annotated[
+        Path | None, typer.Option(help="Write one row per game to this .csv or .parquet file.")
+    ] = None,
     plan: Annotated[
         bool, typer.Option("--plan", help="Only say how many games a comparison needs.")
     ] = False,
@@ -296,6 +319,12 @@ def sim_command(
     rate: Annotated[
         float | None, typer.Option(help="--plan: base win rate (default 1/players).")
     ] = None,
+    known: Annotated[
+        bool,
+        typer.Option(
+            "--known", help="--plan: test one rate against --rate as a known share (a seat's)."
+        ),
+    ] = False,
     confidence: Annotated[float, typer.Option(help="--plan: confidence level.")] = 0.95,
     power: Annotated[float, typer.Option(help="--plan: chance to detect the margin.")] = 0.8,
 ) -> None:
@@ -305,25 +334,31 @@ def sim_command(
 
     try:
         if plan:
-            typer.echo(commands.plan(rate or 1.0 / players, margin, confidence, power))
+            typer.echo(commands.plan(rate or 1.0 / players, margin, confidence, power, known))
             return
         if game is None:
             raise _fail("name a game (wild or critters), or use --plan")
         commands.run_sim(
-            _check_game(game),
-            players,
-            bots,
-            games,
-            seed,
-            jobs,
-            backend,
-            address,
-            option or [],
-            compare or [],
-            as_json,
-            out,
-            report,
-            " ".join(["bestiary", *sys.argv[1:]]),
+            commands.SimRequest(
+                game=_check_game(game),
+                players=players,
+                bots=bots if bots is not None else ("" if bot else "random"),
+                games=games,
+                seed=seed,
+                jobs=jobs,
+                backend=backend,
+                address=address,
+                option=option or [],
+                compare=compare or [],
+                sweep=sweep or [],
+                extra_bots=bot or [],
+                seeds=seeds,
+                as_json=as_json,
+                out=out,
+                report=report,
+                table=table,
+                command=" ".join(["bestiary", *sys.argv[1:]]),
+            )
         )
     except (ValueError, BadOption) as err:
         raise _fail(str(err)) from None
