@@ -318,5 +318,5 @@ def test_unknown_options_are_ignored_in_records_but_refused_for_new_games() -> N
     with pytest.raises(BadOption, match="unknown critters option 'colour'"):
         GAME.new_game(["ann", "bo"], {"colour": "red"}, seed=5)
     header["options"]["set_size"] = 5  # a known option is still checked in a record
-    with pytest.raises(BadOption, match="option set_size must be one of 3, 4, not 5"):
+    with pytest.raises(BadOption, match="option set_size must be one of 2, 3, 4, not 5"):
         GAME.from_header(header)
