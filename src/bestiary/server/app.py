@@ -19,9 +19,9 @@ from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from bestiary.core.agent import bot_entries
-from bestiary.core.game import GAME_NAMES, get_game
+from bestiary.core.game import GAME_NAMES
 from bestiary.core.records import iter_lines
+from bestiary.server.catalogue import game_json
 from bestiary.server.connection import Connection
 from bestiary.server.lobby import Lobby
 from bestiary.server.protocol import (
@@ -57,6 +57,9 @@ class CreateTable(BaseModel):
     answer_seconds: float | None = Field(default=None, gt=0, le=3600)
     grace_seconds: float | None = Field(default=None, ge=0, le=3600)
     bot_tick: float | None = Field(default=None, ge=0, le=10)
+    bot_pause: float | None = Field(
+        default=None, ge=0, le=10, description="Turn-based games: seconds a bot's move waits."
+    )
     start: bool = Field(default=False, description="Start at once (every seat must be filled).")
 
 
@@ -144,22 +147,8 @@ def create_app(
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        """The games, their player counts and their bots."""
-        found = []
-        for name in GAME_NAMES:
-            rules = get_game(name)
-            found.append(
-                {
-                    "name": name,
-                    "min_players": rules.min_players,
-                    "max_players": rules.max_players,
-                    "bots": [
-                        {"name": e.name, "description": e.description} for e in bot_entries(name)
-                    ],
-                    **_vocabulary(name),
-                }
-            )
-        return found
+        """Every game described: title, summary, players, options, vocabulary, bots."""
+        return [game_json(name) for name in GAME_NAMES]
 
     @app.get("/api/tables")
     async def tables() -> dict[str, list[dict[str, Any]]]:
@@ -176,6 +165,7 @@ def create_app(
             ),
             bot_tick=defaults.bot_tick if request.bot_tick is None else request.bot_tick,
             stand_in=defaults.stand_in,
+            bot_pause=defaults.bot_pause if request.bot_pause is None else request.bot_pause,
         )
         try:
             table = lobby().create(request.game, request.seats, request.options, chosen)
@@ -279,15 +269,6 @@ def create_app(
             writer.cancel()
 
     return app
-
-
-def _vocabulary(game: str) -> dict[str, Any]:
-    """What a client needs to draw a game's cards: wild's creatures and their sounds."""
-    if game == "wild":
-        from bestiary.wild.cards import CREATURES, SOUNDS
-
-        return {"creatures": list(CREATURES), "sounds": dict(SOUNDS)}
-    return {}
 
 
 async def _serve(websocket: WebSocket, table: Table, conn: Connection) -> None:
