@@ -39,7 +39,7 @@ def test_registered_game_and_default_deck() -> None:
     game: Game = GAME  # mypy checks the Game and State protocols here
     state: State = GAME.new_game(["ann", "bo"], seed=1)
     assert get_game("critters") is game and state.players == ("ann", "bo")
-    assert (GAME.name, GAME.min_players, GAME.max_players) == ("critters", 2, 8)
+    assert (GAME.info.name, GAME.info.min_players, GAME.info.max_players) == ("critters", 2, 8)
     counts = DEFAULT_DECK.count_of()
     assert DEFAULT_DECK.kinds == (
         "fox", "owl", "frog", "hedgehog", "otter", "rabbit", "raccoon", "squirrel", "turtle",

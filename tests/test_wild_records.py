@@ -46,7 +46,7 @@ def header(**changes: Any) -> dict[str, Any]:
 def test_registered_under_its_name() -> None:
     game = get_game("wild")
     assert game is GAME
-    assert (game.name, game.min_players, game.max_players) == ("wild", 2, 6)
+    assert (game.info.name, game.info.min_players, game.info.max_players) == ("wild", 2, 6)
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,12 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.players, self.learner, self.bot_names = _seating(
-            "critters", players, CRITTERS.min_players, CRITTERS.max_players, seat, opponents
+            "critters",
+            players,
+            CRITTERS.info.min_players,
+            CRITTERS.info.max_players,
+            seat,
+            opponents,
         )
         self.options = dict(options or {})
         probe = CRITTERS.new_game(self.players, self.options, seed=0)  # validates options
@@ -194,7 +199,7 @@ class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.players, self.learner, self.bot_names = _seating(
-            "wild", players, WILD.min_players, WILD.max_players, seat, opponents
+            "wild", players, WILD.info.min_players, WILD.info.max_players, seat, opponents
         )
         self.options = dict(options or {})
         probe = WILD.new_game(self.players, self.options, seed=0)

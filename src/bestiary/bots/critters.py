@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bestiary.core.agent import register_bot
@@ -51,8 +51,8 @@ class CritterBot:
     def reaction_ticks(self) -> int:
         return 0
 
-    def act(self, view: View) -> Any | None:
-        moves = legal_moves(view, self.rng)
+    def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
+        moves = list(legal) if legal is not None else legal_moves(view, self.rng)
         return self.choose(view, moves) if moves else None
 
     def choose(self, view: View, moves: list[Any]) -> Any:
@@ -213,18 +213,21 @@ class GreedyBot(CritterBot):
         return greedy_move(moves, Position.from_view(view), self.rng)
 
 
-def _register(name: str, description: str, cls: type[CritterBot]) -> None:
+def _register(
+    name: str, description: str, cls: type[CritterBot], rank: int, seconds: float = 0.0
+) -> None:
     def factory(player: str, rng: random.Random) -> CritterBot:
         return cls(player, rng)
 
-    register_bot("critters", name, description)(factory)
+    register_bot("critters", name, description, rank=rank, seconds=seconds)(factory)
 
 
-_register("random", "Plays uniformly random legal moves.", RandomBot)
+_register("random", "Plays uniformly random legal moves.", RandomBot, 0)
 _register(
     "greedy",
     "Completes sets, saves NO! for steals and turns Ultimate Collector on the leader.",
     GreedyBot,
+    1,
 )
 
 
@@ -261,7 +264,7 @@ class IsmctsBot(CritterBot):
         super().__init__(player, rng)
         self.budget = budget or Budget(iterations=ISMCTS_ITERATIONS)
 
-    def act(self, view: View) -> Any | None:
+    def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         if view["over"]:
             return None
         move, _ = search(
@@ -288,4 +291,6 @@ _register(
     "ismcts",
     f"Searches {ISMCTS_ITERATIONS} determinized futures per move (information-set MCTS).",
     IsmctsBot,
+    2,
+    seconds=0.5,
 )

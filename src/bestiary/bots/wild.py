@@ -9,7 +9,7 @@ which Call they make and whom they meet.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bestiary.bots.wild_view import (
@@ -68,7 +68,7 @@ class WildBot:
 
     # --------------------------------------------------------------- table manners
 
-    def act(self, view: View) -> Any | None:
+    def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         if view["over"]:
             return None
         me = self.player
@@ -141,8 +141,8 @@ class RandomBot(WildBot):
     hardly ever meet, and a baseline that never meets says little.
     """
 
-    def act(self, view: View) -> Any | None:
-        moves = legal_moves(view)
+    def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
+        moves = list(legal) if legal is not None else legal_moves(view)
         if not moves or self.rng.random() < 0.25:
             return None
         kinds: dict[type, list[Any]] = {}
@@ -313,20 +313,24 @@ class CautiousBot(ReaderBot):
         return super().answer(view, other, call)
 
 
-def _register(name: str, description: str, cls: type[WildBot]) -> None:
+def _register(name: str, description: str, cls: type[WildBot], rank: int) -> None:
     def factory(player: str, rng: random.Random) -> WildBot:
         return cls(player, rng)
 
-    register_bot("wild", name, description)(factory)
+    register_bot("wild", name, description, rank=rank)(factory)
 
 
-_register("random", "Plays random legal moves, pausing now and then.", RandomBot)
-_register("honest", "Always mates: offers its cards with their own Calls.", HonestBot)
-_register("hunter", "Always hunts: answers a Call with the creature that eats it.", HunterBot)
-_register("trickster", "Honest with the trusted; double-crosses callers it suspects.", TricksterBot)
+# Ranks follow the 4-player tournament of docs/balance.md (higher is stronger).
+_register("random", "Plays random legal moves, pausing now and then.", RandomBot, 0)
+_register("honest", "Always mates: offers its cards with their own Calls.", HonestBot, 1)
+_register("hunter", "Always hunts: answers a Call with the creature that eats it.", HunterBot, 2)
+_register(
+    "trickster", "Honest with the trusted; double-crosses callers it suspects.", TricksterBot, 3
+)
 _register(
     "reader",
     "Tracks how often each player hunts and picks card, Call and partner by expected points.",
     ReaderBot,
+    5,
 )
-_register("cautious", "A reader that refuses to meet players it distrusts.", CautiousBot)
+_register("cautious", "A reader that refuses to meet players it distrusts.", CautiousBot, 4)

@@ -11,10 +11,9 @@ from bestiary.core.game import State
 from bestiary.core.records import Event, Header
 from bestiary.critters.actions import CrittersAction, action_from_event
 from bestiary.critters.cards import DEFAULT_DECK, Deck, deck_of_cards, load_deck_file
+from bestiary.critters.info import INFO
 from bestiary.critters.rules import CrittersState
 from bestiary.critters.setup import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     OPTION_NAMES,
     Table,
     check_deal,
@@ -26,9 +25,7 @@ from bestiary.critters.setup import (
 class CrittersGame:
     """The critter set-collection game (registered as ``critters``)."""
 
-    name = "critters"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+    info = INFO
 
     def new_game(
         self,
@@ -52,7 +49,7 @@ class CrittersGame:
         rng.shuffle(cards)
         check_deal(cards, len(names), hand_limit)
         table = Table(names, set_size, sets_to_win, hand_limit, deck, tuple(cards), first, seed)
-        return CrittersState(table, seed, auto_chance=True)
+        return CrittersState(table, seed)
 
     def from_header(self, header: Header) -> CrittersState:
         """The starting state of a record: its explicit deck, or the deal its seed makes."""
@@ -87,7 +84,7 @@ class CrittersGame:
             raise BadOption("the header needs an explicit 'deck' list or a 'seed'")
         check_deal(deal, len(names), hand_limit)
         table = Table(names, set_size, sets_to_win, hand_limit, deck, tuple(deal), first, seed)
-        return CrittersState(table, chance_seed, auto_chance=False)
+        return CrittersState(table, chance_seed)
 
     def action_from_event(self, event: Event) -> CrittersAction:
         return action_from_event(event)

@@ -45,15 +45,16 @@ CardSet = tuple[str, tuple[str, ...]]
 class CrittersState:
     """One game of critters in progress (the ``State`` protocol of bestiary.core.game)."""
 
-    def __init__(self, table: Table, chance_seed: int | None, auto_chance: bool) -> None:
+    def __init__(self, table: Table, chance_seed: int | None) -> None:
         n = len(table.players)
         self._t = table
         self.players = table.players
-        # Reshuffle k of a state that owns chance is drawn from random.Random(f"...{seed}:{k}"):
-        # nothing but two ints to copy in clone(), and the same game on every machine.
+        # Chance is always an explicit Reshuffle event, sampled by the driver. A record made
+        # from a seed alone gets reshuffle k from random.Random(f"...{seed}:{k}") instead
+        # (``chance_outcome(None)``): the same game on every machine.
         self._chance_seed = chance_seed
         self._shuffles = 0
-        self._auto = auto_chance
+        self._ending: str | None = None
         self._hands: list[list[str]] = [[] for _ in range(n)]
         deal = table.deal
         dealt = n * table.hand_limit
@@ -112,6 +113,38 @@ class CrittersState:
     @property
     def chance_due(self) -> bool:
         return self._chance
+
+    @property
+    def actors(self) -> tuple[str, ...]:
+        """The one player who must act, as a tuple (the State protocol's shape)."""
+        player = self.to_act
+        return () if player is None else (player,)
+
+    @property
+    def progress(self) -> int:
+        return len(self._log)  # critters has no quiet clock; every event is progress
+
+    def quiet_action(self) -> None:
+        return None
+
+    def timeout_action(self, player: str) -> Allow | None:
+        """An awaited target who does not answer in time is taken to ``allow``."""
+        if self._awaiting >= 0 and self.players[self._awaiting] == player:
+            return interned(Allow, player)
+        return None
+
+    def ending(self) -> str | None:
+        """``won`` (someone has the sets) or ``exhausted`` once over; None while in play."""
+        return self._ending
+
+    def tallies(self) -> dict[str, int]:
+        return {}  # no outcome beyond the winners; the lab counts moves from the record
+
+    def redact(self, event: Event, viewer: str | None) -> Event:
+        """A reshuffle's order is the new Draw Pile, which nobody sees; all else is public."""
+        if event.get("do") == "reshuffle":
+            return {k: v for k, v in event.items() if k != "order"}
+        return event
 
     @property
     def to_act(self) -> str | None:
@@ -192,8 +225,9 @@ class CrittersState:
     def events(self) -> list[Event]:
         return [action.to_event() for action in self._log]
 
-    def actions_log(self) -> list[CrittersAction]:
-        return list(self._log)
+    @property
+    def history(self) -> tuple[CrittersAction, ...]:
+        return tuple(self._log)
 
     # ----------------------------------------------------------------- copying
     def clone(self) -> Self:
@@ -206,17 +240,17 @@ class CrittersState:
         other._log = self._log[:]
         return other
 
-    def _adopt(self, other: CrittersState) -> None:
-        self.__dict__.update(other.__dict__)
-
     # ----------------------------------------------------------------- chance
-    def _own_reshuffle(self) -> Reshuffle:
-        """The reshuffle a state that owns chance makes for itself."""
-        rng = random.Random(f"critters reshuffle {self._chance_seed}:{self._shuffles}")
-        return self.chance_outcome(rng)
+    def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle:
+        """A random reshuffle of the centre pile (only meaningful while ``chance_due``).
 
-    def chance_outcome(self, rng: random.Random) -> Reshuffle:
-        """A random reshuffle of the centre pile (only meaningful while ``chance_due``)."""
+        ``rng`` None: the reshuffle the record's own seed gives (for records that carry no
+        reshuffle events); IllegalAction if the game has no seed.
+        """
+        if rng is None:
+            if self._chance_seed is None:
+                raise IllegalAction("a reshuffle event is due here")
+            rng = random.Random(f"critters reshuffle {self._chance_seed}:{self._shuffles}")
         order = self._centre[:]
         rng.shuffle(order)
         return Reshuffle(tuple(order))
@@ -252,26 +286,27 @@ class CrittersState:
         return turn_moves(self, p, by)
 
     # ----------------------------------------------------------------- applying
-    def apply(self, action: Any) -> None:
-        """Apply a legal action or raise IllegalAction with a reason (state unchanged)."""
+    def apply(self, action: Any) -> list[Event]:
+        """Apply a legal action or raise IllegalAction with a reason (state unchanged).
+
+        Returns the one event it made. While a reshuffle is due only a reshuffle is legal.
+        """
         if self._winners is not None:
             raise IllegalAction("the game is over")
         if isinstance(action, Reshuffle):
             self._check_reshuffle(action)
             self._reshuffle(action.order)
-            return
+            return [action.to_event()]
         if self._chance:
-            if self._chance_seed is None:
-                raise IllegalAction("a reshuffle event is due here")
-            trial = self.clone()
-            trial._reshuffle(trial._own_reshuffle().order)
-            trial.apply(action)
-            self._adopt(trial)
-            return
+            raise IllegalAction(
+                "the centre pile must be reshuffled into a new Draw Pile first (a reshuffle "
+                "event is due here)"
+            )
         reason = self._refusal(action)
         if reason is not None:
             raise IllegalAction(reason)
         self._do(action)
+        return [action.to_event()]
 
     def _check_reshuffle(self, action: Reshuffle) -> None:
         if not self._chance:
@@ -299,8 +334,6 @@ class CrittersState:
             self._hands[seat].append(self._draw.pop())
         elif self._centre:
             self._chance = True
-            if self._auto and self._chance_seed is not None:
-                self._reshuffle(self._own_reshuffle().order)
 
     def _end_turn(self, quiet: bool) -> None:
         if self._winners is not None:
@@ -318,10 +351,11 @@ class CrittersState:
             for i in range(len(self.players))
         ]
         best = max(ranks)
-        self._finish(tuple(i for i, r in enumerate(ranks) if r == best))
+        self._finish(tuple(i for i, r in enumerate(ranks) if r == best), "exhausted")
 
-    def _finish(self, seats: tuple[int, ...]) -> None:
+    def _finish(self, seats: tuple[int, ...], ending: str) -> None:
         self._winners = seats
+        self._ending = ending
         self._awaiting = -1
         self._pending = None
 
@@ -333,7 +367,7 @@ class CrittersState:
         goal = self._t.sets_to_win
         won = sorted({s for s in seats if self._kinds_full(s) >= goal})
         if won:
-            self._finish(tuple(won))
+            self._finish(tuple(won), "won")
 
     # tableau changes ------------------------------------------------------
     def _incomplete(self, seat: int, kind: str) -> int:

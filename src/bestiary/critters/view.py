@@ -105,7 +105,6 @@ def determinize(
     state.players = players
     state._chance_seed = rng.getrandbits(64)
     state._shuffles = 0
-    state._auto = True
     hands: list[list[str]] = []
     for p in players:
         if p == player:
@@ -127,6 +126,7 @@ def determinize(
     state._quiet = int(view["quiet_turns"])
     state._began_empty = bool(view["began_with_empty_draw_pile"])
     state._winners = tuple(seat[w] for w in view["winners"]) if over else None
+    state._ending = "won" if over else None
     state._log = []
     return state
 

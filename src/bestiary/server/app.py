@@ -19,9 +19,9 @@ from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from bestiary.core.game import GAME_NAMES
+from bestiary.core.agent import bot_entries
+from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
-from bestiary.server.catalogue import game_json
 from bestiary.server.connection import Connection
 from bestiary.server.lobby import Lobby
 from bestiary.server.protocol import (
@@ -147,8 +147,14 @@ def create_app(
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        """Every game described: title, summary, players, options, vocabulary, bots."""
-        return [game_json(name) for name in GAME_NAMES]
+        """Every registered game's self-description (options schema, vocabulary) and bots."""
+        return [
+            {
+                **rules.info.as_json(),
+                "bots": [e.as_json() for e in bot_entries(rules.info.name)],
+            }
+            for rules in registered_games()
+        ]
 
     @app.get("/api/tables")
     async def tables() -> dict[str, list[dict[str, Any]]]:

@@ -15,7 +15,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -473,13 +473,13 @@ class Table:
         state = self.state
         if state is None or self.status != "playing":
             return "the game is not in play."
-        before = len(_applied(state))
+        before = len(state.history)
         try:
             state.apply(action)
         except (IllegalAction, ValueError) as err:
             return _sentence(err)
         t = round(time.time() - (self.started or time.time()), 3)
-        new = [a.to_event() for a in _applied(state)[before:]]
+        new = [a.to_event() for a in state.history[before:]]
         for event in new:
             self.seq += 1
             self.store.append_event(self.code, self.seq, {**event, "t": t})
@@ -577,13 +577,9 @@ class Table:
             if not state.legal_actions(seat.name):
                 continue
             delay = max(1, seat.agent.reaction_ticks()) * self.settings.bot_tick
-            if not self._real_time():
+            if not self.game.info.real_time:
                 delay = max(delay, self.settings.bot_pause)
             seat.wake = self._later(delay, lambda s=seat: self._bot_turn(s))  # type: ignore[misc]
-
-    def _real_time(self) -> bool:
-        # Until GameInfo.real_time lands on main (CORE_API.md), wild is the real-time game.
-        return self.game_name == "wild"
 
     def _bot_turn(self, seat: Seat) -> None:
         seat.wake = None
@@ -657,24 +653,6 @@ class Table:
             text = self._state_message(None, public, None)
             for conn in self.spectators:
                 conn.send_text(text)
-
-
-def _applied(state: State) -> Sequence[Any]:
-    """The actions applied so far (chance included), without rebuilding every event line."""
-    applied = getattr(state, "actions_applied", None)  # wild
-    if applied is None and hasattr(state, "actions_log"):  # critters
-        applied = state.actions_log()
-    if applied is None:
-        applied = [_Logged(e) for e in state.events()]
-    return applied
-
-
-@dataclass(frozen=True)
-class _Logged:
-    event: dict[str, Any]
-
-    def to_event(self) -> dict[str, Any]:
-        return self.event
 
 
 def _sentence(err: BaseException) -> str:

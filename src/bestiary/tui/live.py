@@ -127,7 +127,7 @@ class LiveTable:
 
     @property
     def name(self) -> str:
-        return self.game.name
+        return self.game.info.name
 
     def view(self) -> dict[str, Any]:
         return self.state.view(self.human)

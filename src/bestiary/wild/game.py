@@ -9,9 +9,8 @@ from typing import Any
 from bestiary.core.errors import BadOption
 from bestiary.core.game import State
 from bestiary.wild.actions import Nightfall, WildAction, action_from_event
+from bestiary.wild.info import INFO
 from bestiary.wild.record import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     check_options,
     check_players,
     deal_from_header,
@@ -25,9 +24,7 @@ QUIET_STEPS_PER_PLAYER = 50
 class WildGame:
     """Call of the Wild: 2-6 players, real time, bluffing with Calls."""
 
-    name = "wild"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+    info = INFO
 
     def new_game(
         self,

@@ -84,3 +84,26 @@ def summary(state: WildState) -> dict[str, Any]:
         "meetings": [m.to_dict() for m in state.meetings],
         "ended_by": list(state.ended_by),
     }
+
+
+# What an event shows to anyone but its actor. A Call is heard by all, but the card under it
+# is face-down; so is a discarded card. Everything else about a wild event is public.
+_HIDDEN_KEYS: dict[str, frozenset[str]] = {
+    "call": frozenset({"card"}),
+    "discard": frozenset({"card"}),
+}
+
+
+def redact(event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """``event`` as ``viewer`` may see it: the actor sees all, others not the face-down card.
+
+    >>> call = {"by": "ann", "do": "call", "card": "snerlep", "call": "skeevil"}
+    >>> redact(call, "bo")
+    {'by': 'ann', 'do': 'call', 'call': 'skeevil'}
+    >>> redact(call, "ann") == call
+    True
+    """
+    hidden = _HIDDEN_KEYS.get(event.get("do"))  # type: ignore[arg-type]
+    if hidden is None or (viewer is not None and event.get("by") == viewer):
+        return event
+    return {k: v for k, v in event.items() if k not in hidden}

@@ -11,10 +11,22 @@ const ICONS = {
 };
 const ui = { card: -1 }; // the selected hand card (index), kept across updates
 
+// What a card does, for its tooltip (the rules in docs/critters.md, in short).
+const DOES = {
+  wild: "Stands for any critter kind, declared when it goes down.",
+  no: "Cancels an action card played against you.",
+  hop_over: "Take one Down Card from an opponent's incomplete set.",
+  game_changer: "Swap one of your Down Cards with one of an opponent's (neither from a full set).",
+  ultimate_collector: "Steal an opponent's full set, whole.",
+};
+
 function words(vocab) {
-  const names = vocab.names || {};
-  const name = (c) => names[c] || c;
-  const tip = (c) => (vocab.descriptions && vocab.descriptions[c]) || `A ${name(c)}: collect full sets of a kind.`;
+  const names = vocab.cards || {};
+  const name = (c) => {
+    const n = names[c] || c;
+    return (vocab.kinds || []).includes(c) ? n.toLowerCase() : n;
+  };
+  const tip = (c) => DOES[c] || `A ${name(c)}: three of a kind make a full set.`;
   return { name, tip, wild: vocab.wild, actions: vocab.actions || [] };
 }
 const who = (p, me) => (p === me ? "you" : p);

@@ -23,8 +23,8 @@ function words(vocab) {
     chain, index, eats,
     shape: (c) => SHAPES[index(c) % SHAPES.length],
     sound: (c) => vocab.sounds[c] || c,
-    name: (c) => (vocab.names && vocab.names[c]) || c,
-    verb: (c) => (vocab.verbs && vocab.verbs[c]) || "eats",
+    name: (c) => ((vocab.cards && vocab.cards[c]) || c).toLowerCase(),
+    verb: (c) => (vocab.eating_verbs && vocab.eating_verbs[c]) || "eats",
     eaterOf: (c) => chain.find((x) => vocab.eats[x] === c),
     voice: (c) => VOICES[index(c) % VOICES.length],
   };
