@@ -161,7 +161,6 @@ function Board({ view, legal, me, info, timers, events }) {
     mine = html`<section class="box me" id="my-hand" aria-label="your hand and moves">
       <h2>Your hand (${me})</h2>
       <div class="cards">${hand.map((c, i) => html`<${Card} key=${i} card=${c} w=${w} id=${`hand-${i}`} selected=${i === ui.card}
-        label=${`${w.name(c)}, card ${i + 1}${legal.some((a) => uses(a, c)) ? "" : " (no move now)"}`}
         onClick=${() => { ui.card = i === ui.card ? -1 : i; changed(); }}/>`)}</div>
       <div class="moves" id="moves" role="group" aria-label="moves for the selected card">
         ${selected ? html`<h3>${w.name(selected)}: ${w.tip(selected)}</h3>` : html`<h3>${myTurn ? "Pick a card to see what you can do with it." : banner}</h3>`}

@@ -97,10 +97,18 @@ export function send(action, control) {
 }
 
 // A sentence shown next to a control: the server's refusal, or why the control is disabled.
+const noteTimers = {};
 export function note(control, text) {
   if (!control) { toast(text); return; }
   store.notes = { ...store.notes, [control]: text };
+  clearTimeout(noteTimers[control]);
+  noteTimers[control] = setTimeout(() => { forget(control); changed(); }, 6000);
   changed();
+}
+function forget(control) {
+  if (!(control in store.notes)) return;
+  const { [control]: _, ...rest } = store.notes;
+  store.notes = rest;
 }
 
 const logKey = (code) => `bestiary.log.${code}`;
@@ -118,7 +126,7 @@ function receive(message) {
     if (message.ref !== undefined && sentBy.has(message.ref)) {
       const control = sentBy.get(message.ref);
       sentBy.delete(message.ref);
-      if (store.notes[control]) { const { [control]: _, ...rest } = store.notes; store.notes = rest; }
+      forget(control);
     }
     record(before, message);
   } else if (message.type === "error") {

@@ -109,7 +109,7 @@ function Card({ creature, w, small, selected, onClick, id, title, label }) {
 }
 
 function CallBadge({ call, w }) {
-  return html`<span class="call-badge c${w.index(call)}" title=${`Calling ${w.sound(call)}: the ${w.name(call)}'s Call`}>
+  return html`<span class="call-badge c${w.index(call)}" data-call=${call} title=${`Calling ${w.sound(call)}: the ${w.name(call)}'s Call`}>
     <span class="shape" aria-hidden="true">${w.shape(call)}</span> ${w.sound(call)} <small>(${w.name(call)})</small></span>`;
 }
 
@@ -200,7 +200,7 @@ function Board({ view, legal, me, info, timers, events }) {
   const meBox = mine ? html`<section class="box me" id="my-hand" aria-label="your hand and Calls">
     <div class="hand-row">
       <div><h3>Your hand</h3><div class="cards">${hand.length ? hand.map((c, i) => html`<${Card} key=${i} creature=${c} w=${w}
-        id=${`hand-${i}`} selected=${i === ui.card} onClick=${() => { ui.card = i; changed(); }} label=${`${w.name(c)}, card ${i + 1} (key ${i + 1})`}/>`) : html`<p class="muted">empty</p>`}</div></div>
+        id=${`hand-${i}`} selected=${i === ui.card} onClick=${() => { ui.card = i; changed(); }}/>`) : html`<p class="muted">empty</p>`}</div></div>
       <div><h3>Your offer</h3>${view.offer ? html`<div class="offer-mine"><${Card} creature=${view.offer.card} w=${w} small/> <${CallBadge} call=${view.offer.call} w=${w}/></div>` : html`<p class="muted">none</p>`}</div>
       <div class="pack muted">Pack ${view.packs[me]} · limit ${view.hand_limit}</div>
     </div>
@@ -209,7 +209,7 @@ function Board({ view, legal, me, info, timers, events }) {
       ${w.chain.map((c, i) => html`<${Control} key=${c} id=${`call-${c}`} cls=${`callbtn c${i} ${offerCall === c ? "current" : ""}`}
         action=${callAction(c)} reason=${over ? reasonOver : "You have no card to call with."}
         title=${selected ? `${w.sound(c)} with your ${w.name(selected)}: ${intent(selected, c, w)} (key ${CALL_KEYS[i]})` : ""}
-        data-call=${c} label=${`Call ${w.sound(c)}, the ${w.name(c)}'s Call (key ${CALL_KEYS[i]})`}
+        data-call=${c} label=${`${w.sound(c)} (the ${w.name(c)}'s Call, key ${CALL_KEYS[i]})`}
         onPress=${() => Sound.play(w.voice(c))}>
         <span class="shape" aria-hidden="true">${w.shape(c)}</span> ${w.sound(c)}</${Control}>`)}
     </div>
@@ -238,9 +238,10 @@ function Board({ view, legal, me, info, timers, events }) {
       const meet = mine ? legalWhere(legal, (a) => a.do === "meet" && a.with === p) : null;
       const call = view.calls[p];
       return html`<li key=${p} class=${`player ${lastBy.has(p) ? "last-move" : ""}`} data-player=${p}>
-        <span class="pname"><b>${p}</b> <small class="muted">${view.scores[p]} pts · hand ${view.hand_sizes[p]} · Pack ${view.packs[p]}</small></span>
+        <span class="pname"><b>${p}</b> ${askedMe ? html`<small class="ask">asks to meet you!</small>`
+          : iAsked ? html`<small class="asked">you asked to meet</small>`
+            : html`<small class="muted">${view.scores[p]} pts · hand ${view.hand_sizes[p]} · Pack ${view.packs[p]}</small>`}</span>
         <span class="pcall">${call ? html`<span class="facedown" aria-hidden="true">?</span> <${CallBadge} call=${call} w=${w}/>` : html`<span class="muted">no Call</span>`}</span>
-        ${askedMe ? html`<span class="ask">asks to meet you!</span>` : iAsked ? html`<span class="muted">you asked</span>` : null}
         ${mine ? html`<${Control} id=${controlId("meet", i)} cls=${`meet ${askedMe ? "primary" : ""}`} action=${meet} reason=${meetReason(p)}
           data-meet=${p} title=${askedMe ? `${p} asked you: meet now (key g)` : `Ask ${p} to meet (key g)`}>${askedMe ? "Meet now" : "Meet"}</${Control}>` : null}
       </li>`;
