@@ -127,4 +127,20 @@ def test_the_phone_shows_hand_calls_and_every_meet_button_without_scrolling(
             assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, i, box)
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (selector, i, box)
     screenshot(page, "wild-phone.png", full_page=False)
+    # critters on the phone: the hand, then one card's moves, fit the screen too
+    page, _, _ = seat_page(browser, server, "critters", 4, "greedy", viewport=PHONE)
+    page.wait_for_selector("#my-hand")
+    while page.locator("#tableaus .set").count() < 2:
+        keyboard_critters_turn(page)
+        page.wait_for_timeout(100)
+    while not page.inner_text("#turn").startswith("Your turn"):
+        if page.query_selector("#allow[aria-disabled=false]"):  # a bot played on ann
+            page.keyboard.press("a")
+        assert not page.query_selector("#results"), "the game ended before ann's turn"
+        page.wait_for_timeout(100)
+    page.keyboard.press("1")
+    for selector in ["#my-hand .cards .card", "#moves h3", "#pass"]:
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"], (selector, box)
+    screenshot(page, "critters-phone.png", full_page=False)
     assert PAGE_ERRORS == []

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from playwright import sync_api
@@ -25,6 +26,7 @@ from tests.browser import (
     ARGS,
     CHROMIUM,
     PAGE_ERRORS,
+    Wire,
     audit,
     keyboard_critters_turn,
     press,
@@ -60,6 +62,21 @@ def creatures(server: LiveServer) -> list[str]:
     return list(wild["vocabulary"]["creatures"])
 
 
+def default_bot(server: LiveServer) -> str:
+    with server.http() as http:
+        wild = next(g for g in http.get("/api/games").json() if g["name"] == "wild")
+    return str(wild["default_bot"])
+
+
+def pressed(page: sync_api.Page, wire: Wire, before: int, note: str) -> Callable[[], bool]:
+    """Whether a press has had its effect: an action sent, its note shown, or the game over."""
+    return lambda: (
+        len(wire.actions()) > before
+        or page.query_selector(note) is not None
+        or page.query_selector("#results") is not None
+    )
+
+
 def test_presses_at_a_busy_table_all_take_effect_and_focus_stays(
     server: LiveServer, browser: sync_api.Browser
 ) -> None:
@@ -74,6 +91,8 @@ def test_presses_at_a_busy_table_all_take_effect_and_focus_stays(
         assert page.evaluate("document.activeElement.id") == f"call-{chain[1]}"
         page.wait_for_timeout(50)
     assert page.evaluate("document.activeElement.id") == f"call-{chain[1]}"
+    page.keyboard.press("Escape")
+    screenshot(page, "wild.png", full_page=False)
 
     presses = sent = noted = refused = 0
     accepted_meets = 0
@@ -100,16 +119,7 @@ def test_presses_at_a_busy_table_all_take_effect_and_focus_stays(
         before = len(wire.actions())
         press(page, target)
         note = f"{target}-note"
-        wait_until(
-            page,
-            lambda: (
-                len(wire.actions()) > before  # noqa: B023
-                or page.query_selector(note) is not None  # noqa: B023
-                or page.query_selector("#results") is not None
-            ),  # noqa: B023
-            3,
-            f"the press on {target} to send or say why not",
-        )
+        wait_until(page, pressed(page, wire, before, note), 3, f"{target} to send or say why not")
         if len(wire.actions()) == before and page.query_selector("#results"):
             continue  # the game ended under the pointer: the results took the board's place
         presses += 1
@@ -246,13 +256,29 @@ def person(page: sync_api.Page, chain: list[str]) -> None:
 
 
 def test_fairness_of_a_person_paced_player_is_measured(
-    server: LiveServer, browser: sync_api.Browser
+    tmp_path: Path, browser: sync_api.Browser
 ) -> None:
     games = int(os.environ.get("BESTIARY_FAIRNESS_GAMES", "1"))
+    tick = float(os.environ.get("BESTIARY_FAIRNESS_TICK", "0.35"))  # bestiary serve's default
+    with LiveServer(f"sqlite:///{tmp_path / 'fair.sqlite'}", TableSettings(bot_tick=tick)) as s:
+        took_part, total = person_paced_games(s, browser, games)
+    share = took_part / total if total else 0.0
+    print(
+        f"\nfairness: a person-paced player took part in {took_part} of {total} meetings "
+        f"({share:.0%}) over {games} game(s) at 4 seats, bot tick {tick} s; a fair share is 50%"
+    )
+    assert PAGE_ERRORS == []
+
+
+def person_paced_games(
+    server: LiveServer, browser: sync_api.Browser, games: int
+) -> tuple[int, int]:
+    """(meetings ann took part in, all meetings) over ``games`` games against 3 default bots."""
     chain = creatures(server)
     took_part = total = 0
     for _ in range(games):
-        page, _, _ = seat_page(browser, server, "wild", 4, "reader", {"nightfall_seconds": 30})
+        bot = default_bot(server)
+        page, _, _ = seat_page(browser, server, "wild", 4, bot, {"nightfall_seconds": 30})
         page.wait_for_selector("#my-hand")
         deadline = time.monotonic() + 400
         while not page.query_selector("#results"):
@@ -263,9 +289,4 @@ def test_fairness_of_a_person_paced_player_is_measured(
         total += len(meetings)
         took_part += sum(1 for m in meetings if "You (" in m or "you (" in m)
         page.context.close()
-    share = took_part / total if total else 0.0
-    print(
-        f"\nfairness: a person-paced player took part in {took_part} of {total} meetings "
-        f"({share:.0%}) over {games} game(s) at 4 seats; a fair share is 50%"
-    )
-    assert PAGE_ERRORS == []
+    return took_part, total
