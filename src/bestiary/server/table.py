@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bestiary.core.agent import Agent, bot_entries, make_bot
+from bestiary.core.driver import Pace
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State, get_game, replay
 from bestiary.server.connection import Connection
@@ -27,6 +28,7 @@ from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message, pu
 from bestiary.server.store import Store, StoredTable
 
 log = logging.getLogger("bestiary.server")
+PACE = Pace()
 
 T = TypeVar("T")
 
@@ -576,9 +578,10 @@ class Table:
                 continue
             if not state.legal_actions(seat.name):
                 continue
-            delay = max(1, seat.agent.reaction_ticks()) * self.settings.bot_tick
-            if not self.game.info.real_time:
-                delay = max(delay, self.settings.bot_pause)
+            if self.game.info.real_time:
+                delay = self._rng.choice(PACE.reaction_ticks) * self.settings.bot_tick
+            else:  # turn-based: the table's pace, so people can follow each move
+                delay = self.settings.bot_pause
             seat.wake = self._later(delay, lambda s=seat: self._bot_turn(s))  # type: ignore[misc]
 
     def _bot_turn(self, seat: Seat) -> None:
@@ -588,7 +591,7 @@ class Table:
             return
         if not state.legal_actions(seat.name):
             return
-        action = seat.agent.act(state.view(seat.name))
+        action = seat.agent.act(state.view(seat.name), state.legal_actions(seat.name))
         if action is not None:
             reason = self.apply(action, seat.index, None)
             if reason is not None:
