@@ -4,7 +4,7 @@ import { html, render, useEffect, useReducer, useState } from "./lib.js";
 import { store, subscribe, changed, api, gameInfo, openTable, closeTable, savedSeat, saveSeat, defaultName, send, toast } from "./store.js";
 import { boardFor } from "./boards.js";
 import { Lobby } from "./lobby.js";
-import { MoveLog, listing } from "./ui.js";
+import { Countdown, MoveLog, listing } from "./ui.js";
 import { Sound } from "./sound.js";
 
 // ------------------------------------------------------------------ a table
@@ -83,8 +83,11 @@ function Results({ board, info, summary, winners, me, replayLink }) {
 
 function Graces({ table }) {
   const away = table.seats.filter((s) => s.grace_seconds !== undefined);
-  if (!away.length) return null;
-  return html`<p class="muted" id="graces">${away.map((s) => html`<span key=${s.seat}>${s.name} is away: a bot stands in after ${Math.ceil(s.grace_seconds)} s. </span>`)}</p>`;
+  const standing = table.seats.filter((s) => s.stand_in);
+  if (!away.length && !standing.length) return null;
+  return html`<p class="muted" id="graces">${away.map((s) => html`<span key=${s.seat}>${s.name} is away:
+    <${Countdown} label="a bot stands in in" seconds=${s.grace_seconds} since=${store.tableReceived}/>. </span>`)}
+    ${standing.map((s) => html`<span key=${`b${s.seat}`}>A bot plays for ${s.name} until they come back. </span>`)}</p>`;
 }
 
 function TablePage() {

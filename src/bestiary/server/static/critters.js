@@ -205,7 +205,7 @@ function keys(e, { view, legal, send }) {
 function Rules({ info }) {
   const w = words(info.vocabulary);
   return html`<${HowToPlay} title="Critters">
-    <p>Take turns in seat order. Collect <b>full sets</b> (3 cards of a kind) in front of you; full sets of <b>three different kinds</b> win.</p>
+    <p>Take turns in seat order. Collect <b>full sets</b> (3 cards of a kind, 4 in the longer variant) in front of you; full sets of <b>three different kinds</b> win (4 in the other longer variant).</p>
     <ol>
       <li>Your turn starts with a card from the Draw Pile, then you make <b>one move</b>: put a critter down (it joins your set of that kind), put a <b>wild</b> down as any kind, play a full set from your hand, complete a set, play an action card, or pass. <${Ruling}>One move ends the turn even if you still hold more than the hand limit.</${Ruling}></li>
       <li>Action cards: <b>${w.name("hop_over")}</b> takes one Down Card from an opponent's incomplete set; <b>${w.name("game_changer")}</b> swaps one of your Down Cards with one of theirs (not from full sets); <b>${w.name("ultimate_collector")}</b> steals a full set, whole.</li>

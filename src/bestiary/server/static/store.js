@@ -11,6 +11,7 @@ export const store = {
   logFrom: null, // seq the log starts at, when joined mid-game
   notes: {}, // control id -> sentence: why the server refused what that control sent
   received: 0, // performance.now() when the latest state arrived (timers count from it)
+  tableReceived: 0, // ... and the latest table message (grace periods count from it)
   toast: "",
 };
 
@@ -119,6 +120,7 @@ function receive(message) {
     store.table = message.table;
   } else if (message.type === "table") {
     store.table = message.table;
+    store.tableReceived = performance.now();
   } else if (message.type === "state") {
     const before = store.state;
     store.state = message;

@@ -26,14 +26,14 @@ export function Control({ id, action, reason, onPress, cls = "", title, label, c
 }
 
 // A visible countdown from `seconds` (as of the latest state message); ticks by itself.
-export function Countdown({ seconds, label, id, urgent = 10 }) {
+export function Countdown({ seconds, label, id, urgent = 10, since = store.received }) {
   const [, tick] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => tick((n) => n + 1), 250);
     return () => clearInterval(timer);
   }, []);
   if (seconds === undefined || seconds === null) return null;
-  const left = Math.max(0, seconds - (performance.now() - store.received) / 1000);
+  const left = Math.max(0, seconds - (performance.now() - since) / 1000);
   const whole = Math.ceil(left);
   const shown = whole >= 60 ? `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}` : `${whole} s`;
   return html`<span class="timer ${left <= urgent ? "urgent" : ""}" id=${id} role="timer" aria-live="off">${label} ${shown}</span>`;
