@@ -104,16 +104,16 @@ def test_presses_at_a_busy_table_all_take_effect_and_focus_stays(
             page.wait_for_selector("#my-hand")
             tables += 1
             continue
-        meet = page.query_selector("#players .meet[aria-disabled=false]")
-        if meet is not None and presses % 2 == 1:
-            target = f"#{meet.get_attribute('id')}"
-        else:
-            # answer someone's Call (so that a Meet lights up), or any Call
-            heard = page.eval_on_selector_all(
-                "#players .call-badge", "els => els.map((e) => e.dataset.call)"
-            )
+        meets = read(page, "#players .meet[aria-disabled=false]", "id")
+        cards = read(page, "#my-hand .cards .card", "data-card")
+        heard = read(page, "#players .call-badge", "data-call")
+        if meets and presses % 2 == 1:
+            target = f"#{meets[0]}"
+        elif len(cards) < 2 and read(page, "#draw", "aria-disabled") == ["false"]:
+            target = "#draw"  # keep cards in hand, so there is always something to call with
+        else:  # answer someone's Call (so that a Meet lights up), or any Call
             target = f"#call-{heard[presses % len(heard)] if heard else chain[presses % 5]}"
-        if page.get_attribute(target, "aria-disabled") != "false":
+        if read(page, target, "aria-disabled") != ["false"]:
             page.wait_for_timeout(50)
             continue
         before = len(wire.actions())
@@ -143,32 +143,31 @@ def test_presses_at_a_busy_table_all_take_effect_and_focus_stays(
     assert PAGE_ERRORS == []
 
 
+def read(page: sync_api.Page, selector: str, attribute: str) -> list[str]:
+    """``attribute`` of every element matching ``selector`` now, in one go (the board changes
+    any moment, so it is never looked up twice)."""
+    found = page.eval_on_selector_all(
+        selector, "(es, a) => es.map((e) => e.getAttribute(a))", attribute
+    )
+    return [str(v) for v in found]
+
+
 def keyboard_wild_turn(page: sync_api.Page, chain: list[str]) -> None:
     """One decision by keys: agree, ask, call honestly, or draw."""
-    if page.query_selector("#players .ask"):
+    mine = read(page, "#my-hand .call-badge", "data-call")
+    heard = read(page, "#players .call-badge", "data-call")
+    hand = read(page, "#my-hand .cards .card", "data-card")
+    if page.query_selector("#players .ask") or (mine and mine[0] in heard):
         page.keyboard.press("g")
-        return
-    mine = (
-        page.get_attribute("#my-hand .call-badge", "data-call")
-        if page.query_selector("#my-hand .call-badge")
-        else None
-    )
-    heard = page.eval_on_selector_all(
-        "#players .call-badge", "els => els.map((e) => e.dataset.call)"
-    )
-    if mine and mine in heard:
-        page.keyboard.press("g")
-    elif not mine and page.query_selector("#hand-0"):
+    elif not mine and hand:
         page.keyboard.press("1")
-        card = page.get_attribute("#hand-0", "data-card")
-        assert card is not None
-        page.keyboard.press(CALL_KEYS[chain.index(card)])
-    elif page.get_attribute("#draw", "aria-disabled") == "false":
+        page.keyboard.press(CALL_KEYS[chain.index(hand[0])])
+    elif read(page, "#draw", "aria-disabled") == ["false"]:
         page.keyboard.press("d")
 
 
 def test_a_whole_wild_game_by_keyboard(server: LiveServer, browser: sync_api.Browser) -> None:
-    page, wire, _ = seat_page(browser, server, "wild", 2, "reader", {"nightfall_seconds": 20})
+    page, wire, _ = seat_page(browser, server, "wild", 3, "reader", {"nightfall_seconds": 20})
     page.wait_for_selector("#my-hand")
     chain = creatures(server)
     deadline = time.monotonic() + 240
@@ -227,15 +226,15 @@ def test_critters_by_keyboard_until_a_bot_steals_a_full_set(
 
 def person(page: sync_api.Page) -> None:
     """One decision of a person-paced player, by pointer: agree, ask, draw, answer, or offer."""
-    asked = page.query_selector("#players .player:has(.ask) .meet")
-    meet = page.query_selector("#players .meet[aria-disabled=false]")
-    mine = page.query_selector("#my-hand .call-badge")
-    hand = page.eval_on_selector_all(".me .cards .card", "els => els.map((e) => e.dataset.card)")
-    heard = page.eval_on_selector_all(".players .call-badge", "es => es.map((e) => e.dataset.call)")
-    call = mine.get_attribute("data-call") if mine else None
+    asked = read(page, "#players .player:has(.ask) .meet", "id")
+    meet = read(page, "#players .meet[aria-disabled=false]", "id")
+    mine = read(page, "#my-hand .call-badge", "data-call")
+    hand = read(page, "#my-hand .cards .card", "data-card")
+    heard = read(page, "#players .call-badge", "data-call")
+    call = mine[0] if mine else None
     if asked or (call and meet):
-        press(page, f"#{(asked or meet).get_attribute('id')}")  # type: ignore[union-attr]
-    elif page.get_attribute("#draw", "aria-disabled") == "false":
+        press(page, f"#{(asked or meet)[0]}")
+    elif read(page, "#draw", "aria-disabled") == ["false"]:
         press(page, "#draw")
     elif answer := next((c for c in heard if c in hand and c != call), None):
         press(page, f"#hand-{hand.index(answer)}")  # answer an honest-looking Call in kind
