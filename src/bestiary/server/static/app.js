@@ -95,7 +95,7 @@ function TablePage() {
   if (!table) return html`<p>Connecting...</p>`;
   const info = gameInfo(table.game);
   const board = boardFor(table.game);
-  if (!info || !board) return html`<p>This server does not describe the game ${table.game}.</p>`;
+  if (!info || !board) return html`<p>This browser client has no board for the game ${table.game} yet.</p>`;
   if (table.status === "open" || !store.state) return html`<${Waiting} table=${table}/>`;
   const s = store.state;
   const me = store.me ? store.me.player : null;
@@ -139,7 +139,7 @@ function ReplayPage({ code }) {
   if (!data) return html`<p>Loading the replay...</p>`;
   const info = gameInfo(data.game);
   const board = boardFor(data.game);
-  if (!info || !board) return html`<p>This server does not describe the game ${data.game}.</p>`;
+  if (!info || !board) return html`<p>This browser client has no board for the game ${data.game} yet.</p>`;
   const last = data.frames.length - 1;
   const lines = [{ text: `The cards are dealt to ${listing(data.players)}.`, by: null }];
   for (let i = 1; i <= step; i++) {
