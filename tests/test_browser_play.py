@@ -8,6 +8,7 @@ scrolling.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -26,6 +27,7 @@ from tests.browser import (
     new_page,
     screenshot,
     seat_page,
+    wait_until,
 )
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
@@ -143,4 +145,56 @@ def test_the_phone_shows_hand_calls_and_every_meet_button_without_scrolling(
         box = page.locator(selector).first.bounding_box()
         assert box is not None and box["y"] + box["height"] <= PHONE["height"], (selector, box)
     screenshot(page, "critters-phone.png", full_page=False)
+    assert PAGE_ERRORS == []
+
+
+def test_a_refused_action_is_shown_next_to_its_control(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    """ann presses Meet on a Call bob has just taken back (her page has not heard yet)."""
+    with server.http() as http:
+        made = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"}).json()
+        code = made["code"]
+        bob_seat = http.post(f"/api/tables/{code}/join", json={"name": "bob"}).json()
+        http.post(f"/api/tables/{code}/start", json={"token": made["token"]})
+    page = new_page(browser)
+    held: list[str | bytes] = []
+    hold = [False]
+    routes: list[sync_api.WebSocketRoute] = []
+
+    def relay(ws: sync_api.WebSocketRoute) -> None:
+        routes.append(ws)
+        upstream = ws.connect_to_server()
+        upstream.on_message(lambda m: held.append(m) if hold[0] else ws.send(m))
+
+    page.route_web_socket(lambda url: "/ws/" in url, relay)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.evaluate(
+        "([code, seat]) => localStorage.setItem('bestiary.seats', JSON.stringify({[code]: seat}))",
+        [code, {"token": made["token"], "seat": 0}],
+    )
+    page.goto(f"{server.url}/#/t/{code}")
+    page.wait_for_selector("#my-hand")
+    bob = TableSocket(server, code, bob_seat["token"])
+    creature = page.get_attribute("#hand-0", "data-card")
+    page.click(f"#call-{creature}")
+    bob.wait_state(lambda m: m["view"]["calls"]["ann"] == creature, "ann's Call")
+    assert bob.latest is not None
+    bob.act({"do": "call", "card": bob.latest["view"]["hand"][0], "call": creature}, ref=1)
+    bob.wait_ref(1)
+    page.wait_for_selector("#meet-0[aria-disabled=false]")
+    hold[0] = True  # ann's page stops hearing the table for a moment
+    bob.act({"do": "withdraw"}, ref=2)
+    bob.wait_ref(2)
+    page.click("#meet-0")
+    wait_until(page, lambda: any('"error"' in str(m) for m in held), 5, "the refusal")
+    hold[0] = False
+    for message in held:  # the withdrawal and the refusal arrive, in order
+        routes[-1].send(message)
+    refusal = next(json.loads(m) for m in held if json.loads(m)["type"] == "error")
+    assert refusal["code"] == "illegal"
+    page.wait_for_selector("#meet-0-note")
+    assert page.inner_text("#meet-0-note") == refusal["message"]  # next to the Meet button
+    bob.close()
     assert PAGE_ERRORS == []
