@@ -134,7 +134,9 @@ function receive(message) {
   } else if (message.type === "error") {
     const control = sentBy.get(message.ref);
     sentBy.delete(message.ref);
-    if (message.code === "bad_token" && store.table) saveSeat(store.table.code, null);
+    if ((message.code === "bad_token" || message.code === "unseated") && store.table) saveSeat(store.table.code, null);
+    // the server closes the socket after these: reconnecting would only be refused again
+    if (["bad_token", "unseated", "no_table", "full", "too_many", "bad_version"].includes(message.code)) socket = null;
     note(control, message.message);
     return;
   }
