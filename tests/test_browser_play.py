@@ -15,6 +15,7 @@ import pytest
 from playwright import sync_api
 
 from bestiary.server.live import LiveServer, TableSocket
+from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 from tests.browser import (
     ARGS,
@@ -32,11 +33,15 @@ from tests.browser import (
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
+# one test player opens many tables from 127.0.0.1: more than a stranger may
+MANY = ServerSettings(tables_per_minute=1000)
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite"
-    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.35, grace_seconds=60)) as live:
+    settings = TableSettings(bot_tick=0.35, grace_seconds=60)
+    with LiveServer(f"sqlite:///{db}", settings, server=MANY) as live:
         yield live
 
 

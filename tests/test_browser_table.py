@@ -21,6 +21,7 @@ import pytest
 from playwright import sync_api
 
 from bestiary.server.live import LiveServer
+from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 from tests.browser import (
     ARGS,
@@ -37,6 +38,9 @@ from tests.browser import (
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
+# one test player opens many tables from 127.0.0.1: more than a stranger may
+MANY = ServerSettings(tables_per_minute=1000)
+
 CALL_KEYS = "qwert"
 
 
@@ -44,7 +48,8 @@ CALL_KEYS = "qwert"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("table") / "table.sqlite"
     # bots at the live server's speed (bestiary serve's default tick)
-    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.35, grace_seconds=600)) as live:
+    settings = TableSettings(bot_tick=0.35, grace_seconds=600)
+    with LiveServer(f"sqlite:///{db}", settings, server=MANY) as live:
         yield live
 
 
@@ -249,7 +254,8 @@ def test_fairness_of_a_person_paced_player_is_measured(
 ) -> None:
     games = int(os.environ.get("BESTIARY_FAIRNESS_GAMES", "1"))
     tick = float(os.environ.get("BESTIARY_FAIRNESS_TICK", "0.35"))  # bestiary serve's default
-    with LiveServer(f"sqlite:///{tmp_path / 'fair.sqlite'}", TableSettings(bot_tick=tick)) as s:
+    db = f"sqlite:///{tmp_path / 'fair.sqlite'}"
+    with LiveServer(db, TableSettings(bot_tick=tick), server=MANY) as s:
         took_part, total = person_paced_games(s, browser, games)
     share = took_part / total if total else 0.0
     print(
