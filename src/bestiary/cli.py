@@ -183,6 +183,9 @@ def serve_command(
         float, typer.Option(help="critters: seconds to answer an action before it is allowed.")
     ] = 30.0,
     bot_tick: Annotated[float, typer.Option(help="Seconds per tick of a bot's reaction.")] = 0.35,
+    bot_pause: Annotated[
+        float, typer.Option(help="critters: seconds a bot waits before its move (a default).")
+    ] = 1.0,
     decks: Annotated[
         Path | None,
         typer.Option(help="critters: a folder of deck files (NAME.toml/.json) offered by name."),
@@ -230,10 +233,14 @@ def serve_command(
     ] = SERVER.max_spectators,
 ) -> None:
     """Serve the lobby, live tables and the browser client (open the printed URL)."""
-    from bestiary.server.run import serve
+    from bestiary.server.run import PortTaken, check_port, serve
     from bestiary.server.store import Store, StoreUnavailable
     from bestiary.server.table import TableSettings
 
+    try:  # first of all: a busy port is one sentence, before any table is restored
+        check_port(host, port)
+    except PortTaken as exc:
+        raise _fail(str(exc)) from None
     if decks is not None and not decks.is_dir():
         raise _fail(f"--decks {decks} is not a folder")
     try:
@@ -257,8 +264,13 @@ def serve_command(
         Store(db).close()
     except StoreUnavailable as exc:
         raise _fail(str(exc)) from None
-    settings = TableSettings(answer_seconds=answer, grace_seconds=grace, bot_tick=bot_tick)
-    serve(host=host, port=port, db=db, settings=settings, server=limits)
+    settings = TableSettings(
+        answer_seconds=answer, grace_seconds=grace, bot_tick=bot_tick, bot_pause=bot_pause
+    )
+    try:
+        serve(host=host, port=port, db=db, settings=settings, server=limits)
+    except PortTaken as exc:
+        raise _fail(str(exc)) from None
 
 
 @app.command("sim")

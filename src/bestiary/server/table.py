@@ -45,6 +45,9 @@ class TableSettings:
     grace_seconds: float = 30.0  # a seat left empty this long is played by a bot
     bot_tick: float = 0.35  # one simulation tick of a bot's reaction time, live
     stand_in: str | None = None  # which bot stands in; None = the best registered one
+    # turn-based games: the least time a bot's move waits, so people can follow it
+    # (0 for tests and load benchmarks; `bestiary serve` and the lobby's form default to 1 s)
+    bot_pause: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +55,7 @@ class TableSettings:
             "grace_seconds": self.grace_seconds,
             "bot_tick": self.bot_tick,
             "stand_in": self.stand_in,
+            "bot_pause": self.bot_pause,
         }
 
 
@@ -69,6 +73,7 @@ class Seat:
     agent: Agent | None = None  # the bot playing this seat (a bot seat or a stand-in)
     wake: asyncio.TimerHandle | None = None
     grace: asyncio.TimerHandle | None = None
+    grace_due: float = 0.0  # monotonic time the grace period ends (while `grace` runs)
 
     @property
     def is_open(self) -> bool:
@@ -121,6 +126,8 @@ class Table:
         self._meetings = 0
         self._nightfall: asyncio.TimerHandle | None = None
         self._answer: asyncio.TimerHandle | None = None
+        self._answer_due = 0.0  # monotonic time the awaited answer counts as `allow`
+        self._answer_for: tuple[int, str | None] = (-1, None)  # (seq, awaiting) watched
         self._inbox: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._rng = random.Random(secrets.randbits(64))
@@ -187,11 +194,17 @@ class Table:
             "options": self.options,
             "settings": self.settings.as_json(),
             "status": self.status,
-            "seats": [s.as_json() for s in self.seats],
+            "seats": [self._seat_json(s) for s in self.seats],
             "seq": self.seq,
             "winners": self.state.winners() if self.state and self.state.is_over else [],
             "created": self.created,
         }
+
+    def _seat_json(self, seat: Seat) -> dict[str, Any]:
+        shown = seat.as_json()
+        if seat.grace is not None:  # a client shows the countdown to the stand-in
+            shown["grace_seconds"] = round(max(0.0, seat.grace_due - time.monotonic()), 1)
+        return shown
 
     def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Seat a human called ``name``; returns (seat, token)."""
@@ -262,8 +275,8 @@ class Table:
         self.status = "playing"
         self.started = time.time()
         self._lobby_changed()
-        self._broadcast([], None, None)
         self._begin_play()
+        self._broadcast([], None, None)  # after the clocks start: the first state shows them
         for seat in self.seats:
             if not seat.connections:
                 self._seat_left(seat)  # a player who never came gets a stand-in in time too
@@ -429,6 +442,7 @@ class Table:
         if self.status != "playing" or seat.bot is not None or seat.grace is not None:
             return
         seat.grace = self._later(self.settings.grace_seconds, lambda: self._grace_over(seat))
+        seat.grace_due = time.monotonic() + self.settings.grace_seconds
 
     def _grace_over(self, seat: Seat) -> None:
         seat.grace = None
@@ -507,6 +521,11 @@ class Table:
         for event in new:
             self.seq += 1
             self.store.append_event(self.code, self.seq, {**event, "t": t})
+        # before sending, so the state shows them: Nightfall restarts with a meeting, and an
+        # action card starts its target's answer clock
+        self._note_progress()
+        if self.game_name == "critters" and not state.is_over:
+            self._watch_answer()
         self._broadcast(new, seat, ref)
         self._after_change()
         return None
@@ -517,15 +536,18 @@ class Table:
         if state.is_over:
             self._finish()
             return
-        meetings = len(getattr(state, "meetings", None) or ())
-        if meetings != self._meetings:
-            self._meetings = meetings
-            self.last_progress = time.monotonic()
+        self._note_progress()
         if self.game_name == "wild" and self._nightfall is None:
             self._schedule_nightfall()
         if self.game_name == "critters":
             self._watch_answer()
         self._wake_bots()
+
+    def _note_progress(self) -> None:
+        meetings = len(getattr(self.state, "meetings", None) or ())
+        if meetings != self._meetings:
+            self._meetings = meetings
+            self.last_progress = time.monotonic()
 
     def _finish(self) -> None:
         self.status = "finished"
@@ -561,15 +583,18 @@ class Table:
     # critters: a target who does not answer in time is taken to allow.
     def _watch_answer(self) -> None:
         awaiting = getattr(self.state, "awaiting", None)
+        seq = self.seq
+        if self._answer and self._answer_for == (seq, awaiting):
+            return  # already watching this very question
         if self._answer:
             self._answer.cancel()
             self._answer = None
         if awaiting is None:
             return
-        seq = self.seq
         seat = next(s for s in self.seats if s.name == awaiting)
         if seat.agent is not None:
             return  # a bot answers by itself
+        self._answer_for = (seq, awaiting)
 
         def timeout() -> None:
             self._answer = None
@@ -577,6 +602,7 @@ class Table:
                 self.apply(self.game.action_from_event({"by": awaiting, "do": "allow"}), None, None)
 
         self._answer = self._later(self.settings.answer_seconds, timeout)
+        self._answer_due = time.monotonic() + self.settings.answer_seconds
 
     # bots: every seat played by an agent acts after its own reaction time.
     def _wake_bots(self) -> None:
@@ -588,7 +614,10 @@ class Table:
                 continue
             if not state.legal_actions(seat.name):
                 continue
-            delay = self._rng.choice(PACE.reaction_ticks) * self.settings.bot_tick
+            if self.game.info.real_time:
+                delay = self._rng.choice(PACE.reaction_ticks) * self.settings.bot_tick
+            else:  # turn-based: the table's pace, so people can follow each move
+                delay = self.settings.bot_pause
             seat.wake = self._later(delay, lambda s=seat: self._bot_turn(s))  # type: ignore[misc]
 
     def _bot_turn(self, seat: Seat) -> None:
@@ -623,12 +652,28 @@ class Table:
             "legal": [a.to_event() for a in state.legal_actions(player)] if player else [],
             "over": over,
         }
+        timers = self._timers()
+        if timers:
+            message["timers"] = timers
         if ref is not None:
             message["ref"] = ref
         if over:
             message["summary"] = state.summary()
             message["winners"] = state.winners()
         return encode(message)
+
+    def _timers(self) -> dict[str, float]:
+        """Seconds left on the table's clocks, for the client's countdowns."""
+        if self.status != "playing":
+            return {}
+        now = time.monotonic()
+        timers: dict[str, float] = {}
+        if self._nightfall is not None:
+            left = self.last_progress + self._nightfall_seconds() - now
+            timers["nightfall"] = round(max(0.0, left), 1)
+        if self._answer is not None:
+            timers["answer"] = round(max(0.0, self._answer_due - now), 1)
+        return timers
 
     def _broadcast(self, events: list[dict[str, Any]], actor: int | None, ref: Any) -> None:
         public = [public_event(self.game_name, e) for e in events]
