@@ -37,7 +37,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite"
-    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.01, grace_seconds=60)) as live:
+    with LiveServer(f"sqlite:///{db}", TableSettings(tick_seconds=0.01, grace_seconds=60)) as live:
         yield live
 
 

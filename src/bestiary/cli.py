@@ -179,7 +179,9 @@ def serve_command(
     answer: Annotated[
         float, typer.Option(help="critters: seconds to answer an action before it is allowed.")
     ] = 30.0,
-    bot_tick: Annotated[float, typer.Option(help="Seconds per tick of a bot's reaction.")] = 0.35,
+    tick: Annotated[
+        float, typer.Option(help="Seconds per tick of the table's clock (bots react in ticks).")
+    ] = 0.25,
 ) -> None:
     """Serve the lobby, live tables and the browser client (open the printed URL)."""
     from bestiary.server.run import serve
@@ -190,7 +192,7 @@ def serve_command(
         Store(db).close()
     except StoreUnavailable as exc:
         raise _fail(str(exc)) from None
-    settings = TableSettings(answer_seconds=answer, grace_seconds=grace, bot_tick=bot_tick)
+    settings = TableSettings(answer_seconds=answer, grace_seconds=grace, tick_seconds=tick)
     serve(host=host, port=port, db=db, settings=settings)
 
 

@@ -1,9 +1,17 @@
-"""One table: its seats, its connections, and the actor that alone owns the game engine.
+"""One table: its seats, its connections, and the actor that alone owns the game.
 
 Everything that touches a table goes through its inbox (:meth:`Table.post` / :meth:`Table.ask`)
-and runs, one item at a time, in the table's own task. The actor orders the incoming actions,
-numbers them (``seq``), stamps them (``t``, seconds since the start), applies them to the engine,
-stores them, and sends every seat its own view and every spectator the public one.
+and runs, one item at a time, in the table's own task. The game itself is played by the core's
+one driver (``bestiary.core.driver.Match``), which the table drives with its clock: wall time
+becomes ticks (``tick = elapsed / pace.tick_seconds``), one timer waits for ``match.next_due()``
+(bots, chance, the quiet clock, answer clocks), people's actions go in through ``match.submit``
+and a stand-in is a bot the match is given for an absent player's seat. The table numbers the
+events (``seq``), stamps them (``t``, seconds of play), has the store commit them, and only then
+sends every seat its own view of them (``state.redact``) and every spectator the public one.
+
+Bots think off the event loop, in a worker thread, so that a table of searching bots does not
+hold up every other table; while a table's bots think or its events are being committed, the
+jobs that would touch its game wait their turn (in order) rather than run beside them.
 """
 
 from __future__ import annotations
@@ -12,44 +20,85 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
-from bestiary.core.agent import Agent, bot_entries, make_bot
-from bestiary.core.errors import IllegalAction
+from bestiary.core.agent import Agent, bot_entries, default_bot, make_bot
+from bestiary.core.driver import Match, Pace, Played
 from bestiary.core.game import Game, State, get_game, replay
+from bestiary.core.records import Event
 from bestiary.server.connection import Connection
-from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message, public_event
+from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message
 from bestiary.server.store import Store, StoredTable
+from bestiary.sim.runner import derive_seeds
 
 log = logging.getLogger("bestiary.server")
 
 T = TypeVar("T")
 
-# Bots a seat falls back to when its player has been gone past the grace period, best first.
-STAND_IN_PREFERENCE = ("heuristic", "greedy", "basic", "honest", "random")
+_PACE = Pace()
 
 
 @dataclass(frozen=True)
 class TableSettings:
-    """How the table runs, apart from the game's own options (all in seconds)."""
+    """How the table runs, apart from the game's own options (all in seconds).
 
-    answer_seconds: float = 30.0  # critters: an unanswered action counts as `allow`
+    ``tick_seconds`` and ``answer_seconds`` are the core's one real-time model (``Pace``), with
+    its defaults; ``think_seconds`` is a bot's time budget for one decision: the stand-in is the
+    strongest bot that decides within it (``core.agent.default_bot``).
+    """
+
+    answer_seconds: float = _PACE.answer_seconds  # critters: an unanswered action is `allow`
     grace_seconds: float = 30.0  # a seat left empty this long is played by a bot
-    bot_tick: float = 0.35  # one simulation tick of a bot's reaction time, live
-    stand_in: str | None = None  # which bot stands in; None = the best registered one
+    tick_seconds: float = _PACE.tick_seconds  # one tick of the driver's clock, live
+    stand_in: str | None = None  # which bot stands in; None = default_bot within think_seconds
+    think_seconds: float = 1.0
+
+    @property
+    def pace(self) -> Pace:
+        return Pace(tick_seconds=self.tick_seconds, answer_seconds=self.answer_seconds)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "answer_seconds": self.answer_seconds,
             "grace_seconds": self.grace_seconds,
-            "bot_tick": self.bot_tick,
+            "tick_seconds": self.tick_seconds,
             "stand_in": self.stand_in,
+            "think_seconds": self.think_seconds,
         }
+
+    @classmethod
+    def from_json(cls, stored: dict[str, Any]) -> TableSettings:
+        """Settings as stored with a table (keys this version does not know are ignored)."""
+        known = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in stored.items() if k in known})
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class TableClock:
+    """A table's time: monotonic seconds, and a scheduler. Tests step a fake one."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def later(self, delay: float, callback: Callable[[], None]) -> Handle:
+        return asyncio.get_running_loop().call_later(delay, callback)
+
+
+# Bots think here, off the event loop. Two threads: a second table's bots need not queue
+# behind a long search (the GIL shares one core between them and the loop either way).
+_THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
+
+STORAGE_DOWN = "storage unavailable, retrying; the game is paused and nothing is lost."
 
 
 def hash_token(token: str) -> str:
@@ -64,8 +113,8 @@ class Seat:
     token_hash: str | None = None
     connections: set[Connection] = field(default_factory=set)
     agent: Agent | None = None  # the bot playing this seat (a bot seat or a stand-in)
-    wake: asyncio.TimerHandle | None = None
-    grace: asyncio.TimerHandle | None = None
+    agent_name: str | None = None  # that bot's registered name
+    grace: Handle | None = None
 
     @property
     def is_open(self) -> bool:
@@ -99,6 +148,7 @@ class Table:
         seats: int,
         store: Store,
         settings: TableSettings,
+        clock: TableClock | None = None,
     ) -> None:
         self.code = code
         self.game_name = game
@@ -107,21 +157,30 @@ class Table:
         self.seats = [Seat(i) for i in range(seats)]
         self.store = store
         self.settings = settings
+        self.pace = settings.pace
+        self.clock = clock or TableClock()
         self.status = "open"
         self.state: State | None = None
+        self.match: Match | None = None
         self.seq = 0
         self.created = time.time()
         self.started: float | None = None  # wall clock, so `t` survives a restart
         self.finished: float | None = None
         self.spectators: set[Connection] = set()
-        self.last_progress = 0.0  # monotonic time of the last meeting (wild's nightfall)
-        self._meetings = 0
-        self._nightfall: asyncio.TimerHandle | None = None
-        self._answer: asyncio.TimerHandle | None = None
         self._inbox: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._rng = random.Random(secrets.randbits(64))
         self.on_change: Callable[[Table], None] | None = None
+        # play (see the module docstring)
+        self._seeds: tuple[int, list[int]] = (secrets.randbits(63), [])  # table's, bots'
+        self._t0 = 0.0  # clock time of tick 0
+        self._t_offset = 0.0  # seconds of play before tick 0 (a restored game)
+        self._timer: Handle | None = None
+        self._busy: str | None = None  # "thinking" or "committing": game jobs wait
+        self._held: deque[Callable[[], None]] = deque()
+        self.paused: str | None = None  # why the store is down, while it is
+        self._paused_at = 0.0
+        self._lead = 0.0  # seconds before its tick a bot decision starts (see _arm)
+        self.store.watch(self._storage)
 
     # -- the actor ------------------------------------------------------------------------
 
@@ -158,19 +217,21 @@ class Table:
 
     async def stop(self) -> None:
         for seat in self.seats:
-            for handle in (seat.wake, seat.grace):
-                if handle:
-                    handle.cancel()
-        for handle in (self._nightfall, self._answer):
-            if handle:
-                handle.cancel()
+            if seat.grace:
+                seat.grace.cancel()
+        self._cancel_timer()
+        self.store.unwatch(self._storage)
         if self._task:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def _later(self, delay: float, job: Callable[[], None]) -> asyncio.TimerHandle:
-        return asyncio.get_running_loop().call_later(delay, self.post, job)
+    def _later(self, delay: float, job: Callable[[], None]) -> Handle:
+        return self.clock.later(delay, partial(self.post, job))
+
+    def idle(self) -> bool:
+        """Nothing queued, thought or committed at this table (tests step a fake clock)."""
+        return self._busy is None and self._inbox.empty() and not self._held
 
     # -- lobby (run inside the actor) -------------------------------------------------------
 
@@ -229,15 +290,13 @@ class Table:
             raise TableError("only the host (the first seat) can start the game.")
         if any(s.is_open for s in self.seats):
             raise TableError("every seat must be filled (by a player or a bot) before starting.")
-        players = [s.name or "" for s in self.seats]
         try:
-            self.state = self.game.new_game(players, self.options, seed)
+            self._deal(seed)
         except ValueError as err:
             raise TableError(str(err)) from None
         self.status = "playing"
         self.started = time.time()
         self._lobby_changed()
-        self._broadcast([], None, None)
         self._begin_play()
         for seat in self.seats:
             if not seat.connections:
@@ -309,7 +368,7 @@ class Table:
     def restore(cls, stored: StoredTable, store: Store) -> Table:
         """Rebuild a table from the store: a game in play is replayed from its record."""
         options = stored.options.get("rules", {})
-        settings = TableSettings(**stored.options.get("table", {}))
+        settings = TableSettings.from_json(stored.options.get("table", {}))
         table = cls(stored.code, stored.game, options, len(stored.seats), store, settings)
         table.status, table.created = stored.status, stored.created
         table.started, table.finished = stored.started, stored.finished
@@ -319,10 +378,12 @@ class Table:
             lines = [(number + 2, ev) for number, ev in enumerate(stored.events)]
             table.state = replay(stored.header, lines)
             table.seq = len(stored.events)
+            last = stored.events[-1].get("t") if stored.events else None
+            table._t_offset = float(last) if isinstance(last, int | float) else 0.0
         return table
 
     def resume(self) -> None:
-        """After a restart: bots and timers pick up where the game was."""
+        """After a restart: the driver picks up where the game was (bots, timers, stand-ins)."""
         if self.status == "playing" and self.state is not None:
             self._begin_play()
             for seat in self.seats:
@@ -333,6 +394,8 @@ class Table:
 
     def attach(self, conn: Connection, token: str | None, version: int) -> None:
         """A socket said hello: seat it (with a valid token) or let it watch."""
+        if self._hold(partial(self.attach, conn, token, version)):
+            return  # it will be sent the committed state, not one still being written
         if version != PROTOCOL_VERSION:
             conn.send(
                 error_message("bad_version", f"this server speaks protocol {PROTOCOL_VERSION}.")
@@ -358,6 +421,8 @@ class Table:
         )
         if self.state is not None:
             conn.send_text(self._state_message(seat.name if seat else None, [], None))
+        if self.paused is not None:
+            conn.send(error_message("storage", STORAGE_DOWN))
         if seat is None:
             self.spectators.add(conn)
         else:
@@ -380,10 +445,7 @@ class Table:
             seat.grace.cancel()
             seat.grace = None
         if seat.agent is not None and seat.bot is None:
-            seat.agent = None  # the player is back: the stand-in steps aside
-            if seat.wake:
-                seat.wake.cancel()
-                seat.wake = None
+            self._seat_agent(seat, None)  # the player is back: the stand-in steps aside
         if len(seat.connections) == 1:
             self._announce()
 
@@ -392,41 +454,76 @@ class Table:
             return
         seat.grace = self._later(self.settings.grace_seconds, lambda: self._grace_over(seat))
 
-    def _grace_over(self, seat: Seat) -> None:
-        seat.grace = None
-        if seat.connections or self.status != "playing" or seat.name is None:
-            return
-        name = self.settings.stand_in or self._best_bot()
-        if name is None:
-            return
-        seat.agent = make_bot(self.game_name, name, seat.name, self._rng.randrange(2**31))
-        self._announce()
-        self._wake_bots()
-
-    def _best_bot(self) -> str | None:
-        known = [e.name for e in bot_entries(self.game_name)]
-        for name in STAND_IN_PREFERENCE:
-            if name in known:
-                return name
-        return known[0] if known else None
-
     def _all_connections(self) -> list[Connection]:
         conns = list(self.spectators)
         for seat in self.seats:
             conns.extend(seat.connections)
         return conns
 
+    def _grace_over(self, seat: Seat) -> None:
+        seat.grace = None
+        if seat.connections or self.status != "playing" or seat.name is None:
+            return
+        if self._hold(partial(self._grace_over, seat)):
+            return
+        try:
+            name = self.settings.stand_in or default_bot(
+                self.game_name, self.settings.think_seconds
+            )
+        except ValueError:
+            return  # a game with no bot: the seat simply waits for its player
+        self._seat_agent(seat, name)
+        self._announce()
+
     # -- play -----------------------------------------------------------------------------
 
+    def _deal(self, seed: int | None) -> None:
+        """Deal the game. One seed (the operator's, else a secret one) gives the deal, the
+        table's own draws and each bot's, derived as ``bestiary sim`` derives a game's."""
+        players = [s.name or "" for s in self.seats]
+        chosen = secrets.randbits(63) if seed is None else seed
+        deal, table, bots = derive_seeds(chosen, len(players))
+        self.state = self.game.new_game(players, self.options, deal)
+        self._seeds = (table, bots)
+
     def _begin_play(self) -> None:
+        """Seat the bots and start the driver's clock (a new deal, or a restored game)."""
+        state = self.state
+        assert state is not None
+        table_seed, bot_seeds = self._seeds
+        agents: dict[str, Agent] = {}
         for seat in self.seats:
             if seat.bot is not None and seat.name is not None:
-                seat.agent = make_bot(
-                    self.game_name, seat.bot, seat.name, self._rng.randrange(2**31)
-                )
-        self.last_progress = time.monotonic()
-        self._meetings = len(getattr(self.state, "meetings", None) or ())
-        self._after_change()
+                seed = bot_seeds[seat.index] if bot_seeds else secrets.randbits(63)
+                seat.agent = make_bot(self.game_name, seat.bot, seat.name, seed)
+                seat.agent_name = seat.bot
+                agents[seat.name] = seat.agent
+        before = len(state.history)
+        self.match = Match(self.game, state, agents, seed=table_seed, pace=self.pace, strict=False)
+        self._t0 = self.clock.now()
+        self._set_lead()
+        drawn = state.events()[before:]  # chance the driver drew as play began
+        self._publish([Played(0, None, drawn)], None, None, always=True)
+
+    def _seat_agent(self, seat: Seat, name: str | None) -> None:
+        """Give ``seat`` to bot ``name`` (a stand-in), or back to its player (None)."""
+        if name is None or seat.name is None:
+            seat.agent = seat.agent_name = None
+        else:
+            seat.agent = make_bot(self.game_name, name, seat.name, secrets.randbits(63))
+            seat.agent_name = name
+        if self.match is not None and seat.name is not None:
+            self.match.set_agent(seat.name, seat.agent)
+        self._set_lead()
+        self._arm()
+
+    def _set_lead(self) -> None:
+        """A decision starts this long before its tick: the slowest seated bot's thinking time
+        (within the budget), so that its answer is sent at its tick, as fast as the hand that
+        leaves one legal move: timing never tells what a bot holds."""
+        thinking = {e.name: e.seconds for e in bot_entries(self.game_name)}
+        slowest = max((thinking.get(s.agent_name or "", 0.0) for s in self.seats), default=0.0)
+        self._lead = min(self.settings.think_seconds, slowest)
 
     def act(self, conn: Connection, event: dict[str, Any], ref: int | str | None) -> None:
         """An action message from a socket (run inside the actor)."""
@@ -434,144 +531,222 @@ class Table:
             conn.send(error_message("not_seated", "spectators cannot act.", ref))
             return
         seat = self.seats[conn.seat]
-        if self.state is None:
+        if self.state is None or seat.name is None:
             conn.send(error_message("not_started", "the game has not started yet.", ref))
             return
         by = event.get("by", seat.name)
         if by != seat.name:
             conn.send(error_message("wrong_seat", f"you play {seat.name}, not {by!r}.", ref))
             return
-        if event.get("do") in ("nightfall", "reshuffle"):
-            conn.send(error_message("illegal", "only the table can do that.", ref))
-            return
         event = {**event, "by": seat.name}
         try:
             action = self.game.action_from_event(event)
-        except (IllegalAction, ValueError, KeyError, TypeError) as err:
+        except (ValueError, KeyError, TypeError) as err:
             conn.send(error_message("bad_action", _sentence(err), ref))
             return
-        reason = self.apply(action, seat.index, ref)
-        if reason is not None:
-            conn.send(error_message("illegal", reason, ref))
-
-    def apply(self, action: Any, seat: int | None, ref: int | str | None) -> str | None:
-        """Apply one action; returns the engine's reason if it refuses, else None."""
-        state = self.state
-        if state is None or self.status != "playing":
-            return "the game is not in play."
-        before = len(state.history)
-        try:
-            state.apply(action)
-        except (IllegalAction, ValueError) as err:
-            return _sentence(err)
-        t = round(time.time() - (self.started or time.time()), 3)
-        new = [a.to_event() for a in state.history[before:]]
-        for event in new:
-            self.seq += 1
-            self.store.append_event(self.code, self.seq, {**event, "t": t})
-        self._broadcast(new, seat, ref)
-        self._after_change()
-        return None
-
-    def _after_change(self) -> None:
-        state = self.state
-        assert state is not None
-        if state.is_over:
-            self._finish()
+        if self.paused is not None:
+            conn.send(error_message("storage", STORAGE_DOWN, ref))
             return
-        meetings = len(getattr(state, "meetings", None) or ())
-        if meetings != self._meetings:
-            self._meetings = meetings
-            self.last_progress = time.monotonic()
-        if self.game_name == "wild" and self._nightfall is None:
-            self._schedule_nightfall()
-        if self.game_name == "critters":
-            self._watch_answer()
-        self._wake_bots()
+        if self.match is None or self.status != "playing":
+            conn.send(error_message("illegal", "the game is not in play.", ref))
+            return
+        if self._hold(partial(self.act, conn, event, ref)):
+            return
+        if getattr(action, "by", None) != seat.name:
+            conn.send(error_message("illegal", "only the table can do that.", ref))
+            return
+        try:
+            events = self.match.submit(seat.name, action)
+        except ValueError as err:  # IllegalAction: the rules' own reason
+            conn.send(error_message("illegal", _sentence(err), ref))
+            return
+        played = Played(self.match.tick, seat.name, events)
+        self._publish([played], seat.index, ref, t=self._game_time())
+
+    # the clock: one timer, at the driver's next due tick
+
+    def _now_tick(self) -> int:
+        return max(0, int((self.clock.now() - self._t0) / self.pace.tick_seconds + 1e-9))
+
+    def _game_time(self) -> float:
+        """Seconds of play so far (the clock stands still while the store is down)."""
+        if self.match is None:
+            return 0.0
+        now = self._paused_at if self.paused is not None else self.clock.now()
+        return self._t_offset + now - self._t0
+
+    def _tick_time(self, tick: int) -> float:
+        return self._t_offset + tick * self.pace.tick_seconds
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _arm(self) -> None:
+        """Wait for the driver's next due tick (re-armed after every change)."""
+        self._cancel_timer()
+        match = self.match
+        if match is None or self._busy or self.paused or self.status != "playing":
+            return
+        due = match.next_due()
+        if due is None:
+            return
+        wait = self._t0 + due * self.pace.tick_seconds - self._lead - self.clock.now()
+        self._timer = self.clock.later(max(0.0, wait), partial(self.post, self._due))
+
+    def _hold(self, job: Callable[[], None]) -> bool:
+        """Whether game job ``job`` must wait (and is kept, in order, until it may run): the
+        table's bots are thinking, its events are being committed, or something is due first
+        (which starts now). Otherwise the driver's clock is brought to now and ``job`` runs."""
+        match = self.match
+        free = self._busy is None and self.paused is None and self.status == "playing"
+        if free and match is not None:
+            due = match.next_due()
+            if due is not None and due <= self._now_tick():
+                self._due()
+            else:
+                match.advance(self._now_tick())  # nothing is due: this only sets the tick
+        if self._busy is None:
+            return False
+        self._held.append(job)
+        return True
+
+    def _due(self) -> None:
+        """The timer: the driver runs what is due (bots' decisions) in a worker thread."""
+        self._timer = None
+        match = self.match
+        if match is None or self._busy or self.paused or self.status != "playing":
+            return
+        due = match.next_due()
+        if due is None:
+            return
+        to_tick = max(due, self._now_tick())
+        self._busy = "thinking"
+        thinking = asyncio.get_running_loop().run_in_executor(_THINKERS, match.advance, to_tick)
+        thinking.add_done_callback(lambda done: self.post(partial(self._thought, to_tick, done)))
+
+    def _thought(self, tick: int, done: asyncio.Future[list[Played]]) -> None:
+        try:
+            played = done.result()
+        except Exception:
+            log.exception("table %s: the driver failed at tick %d", self.code, tick)
+            played = []
+        publish = partial(self._publish, played, None, None)
+        wait = self._t0 + tick * self.pace.tick_seconds - self.clock.now()
+        if wait > 0 and any(p.events for p in played):
+            self.clock.later(wait, partial(self.post, publish))  # not before its tick
+        else:
+            publish()
+
+    # commit, then send
+
+    def _publish(
+        self,
+        played: list[Played],
+        actor: int | None,
+        ref: int | str | None,
+        t: float | None = None,
+        always: bool = False,
+    ) -> None:
+        """Number, stamp and store new events; they are sent once the store has them."""
+        match = self.match
+        assert match is not None and self.state is not None
+        for fault in match.faults:
+            log.warning("table %s: %s", self.code, fault)
+        match.faults.clear()
+        events: list[Event] = []
+        for step in played:
+            stamp = round(self._tick_time(step.tick) if t is None else t, 3)
+            for event in step.events:
+                self.seq += 1
+                self.store.append_event(self.code, self.seq, {**event, "t": stamp})
+                events.append(event)
+        if not events and not always:
+            self._settled()
+            return
+        finished = self.state.is_over and self.status == "playing"
+        if finished:
+            self._finish()
+        self._busy = "committing"
+        self._cancel_timer()
+        sent = partial(self._committed, events, actor, ref, finished)
+        self.store.commit(partial(self.post, sent))
+
+    def _committed(
+        self, events: list[Event], actor: int | None, ref: int | str | None, finished: bool
+    ) -> None:
+        self._busy = None
+        self._broadcast(events, actor, ref)
+        if finished:
+            self._announce()
+        self._settled()
+
+    def _settled(self) -> None:
+        """The game is free again: run the jobs that waited, in order, then wait for the clock."""
+        self._busy = None
+        while self._held and self._busy is None:
+            job = self._held.popleft()
+            try:
+                job()
+            except Exception:
+                log.exception("table %s: job failed", self.code)
+        self._arm()
 
     def _finish(self) -> None:
         self.status = "finished"
         self.finished = time.time()
         for seat in self.seats:
-            for handle in (seat.wake, seat.grace):
-                if handle:
-                    handle.cancel()
-            seat.wake = seat.grace = None
-        for handle in (self._nightfall, self._answer):
-            if handle:
-                handle.cancel()
-        self._lobby_changed()
+            if seat.grace:
+                seat.grace.cancel()
+            seat.grace = None
+        self._cancel_timer()
+        self._save_table()
 
-    # wild: the table ends a game in which nobody has met for `nightfall_seconds`.
-    def _nightfall_seconds(self) -> float:
-        value = self.options.get("nightfall_seconds", 120)
-        return float(value) if isinstance(value, int | float) else 120.0
+    # the store: pause while it cannot commit, resume with nothing lost
 
-    def _schedule_nightfall(self) -> None:
-        due = self.last_progress + self._nightfall_seconds() - time.monotonic()
-        self._nightfall = self._later(max(due, 0.0), self._nightfall_check)
-
-    def _nightfall_check(self) -> None:
-        self._nightfall = None
-        if self.status != "playing" or self.state is None:
+    def _storage(self, reason: str | None) -> None:
+        """The store's news (run by its writer on the loop): down (with why), or back."""
+        if self.status != "playing":
             return
-        if time.monotonic() - self.last_progress >= self._nightfall_seconds() - 1e-3:
-            self.apply(self.game.action_from_event({"do": "nightfall"}), None, None)
-        else:
-            self._schedule_nightfall()
+        if reason is not None and self.paused is None:
+            self.paused = reason
+            self._paused_at = self.clock.now()
+            self._cancel_timer()
+            log.warning("table %s: paused, storage unavailable (%s)", self.code, reason)
+            self._tell(error_message("storage", STORAGE_DOWN))
+        elif reason is None and self.paused is not None:
+            self._t0 += self.clock.now() - self._paused_at  # no tick passed while paused
+            self.paused = None
+            log.warning("table %s: storage is back, play resumes", self.code)
+            self._tell({"type": "notice", "code": "storage_back", "message": "storage is back."})
+            self._arm()
 
-    # critters: a target who does not answer in time is taken to allow.
-    def _watch_answer(self) -> None:
-        awaiting = getattr(self.state, "awaiting", None)
-        if self._answer:
-            self._answer.cancel()
-            self._answer = None
-        if awaiting is None:
-            return
-        seq = self.seq
-        seat = next(s for s in self.seats if s.name == awaiting)
-        if seat.agent is not None:
-            return  # a bot answers by itself
-
-        def timeout() -> None:
-            self._answer = None
-            if self.seq == seq and getattr(self.state, "awaiting", None) == awaiting:
-                self.apply(self.game.action_from_event({"by": awaiting, "do": "allow"}), None, None)
-
-        self._answer = self._later(self.settings.answer_seconds, timeout)
-
-    # bots: every seat played by an agent acts after its own reaction time.
-    def _wake_bots(self) -> None:
-        state = self.state
-        if state is None or state.is_over:
-            return
-        for seat in self.seats:
-            if seat.agent is None or seat.wake is not None or seat.name is None:
-                continue
-            if not state.legal_actions(seat.name):
-                continue
-            delay = max(1, seat.agent.reaction_ticks()) * self.settings.bot_tick
-            seat.wake = self._later(delay, lambda s=seat: self._bot_turn(s))  # type: ignore[misc]
-
-    def _bot_turn(self, seat: Seat) -> None:
-        seat.wake = None
-        state = self.state
-        if seat.agent is None or state is None or state.is_over or seat.name is None:
-            return
-        if not state.legal_actions(seat.name):
-            return
-        action = seat.agent.act(state.view(seat.name))
-        if action is not None:
-            reason = self.apply(action, seat.index, None)
-            if reason is not None:
-                log.warning("table %s: bot %s tried %r: %s", self.code, seat.name, action, reason)
-        if self.status == "playing":
-            self._wake_bots()
+    def _tell(self, message: dict[str, Any]) -> None:
+        text = encode(message)
+        for conn in self._all_connections():
+            conn.send_text(text)
 
     # -- messages -------------------------------------------------------------------------
 
+    def _deadlines(self) -> dict[str, Any]:
+        """The driver's public timers, in seconds of play (the same scale as ``t``)."""
+        if self.match is None:
+            return {}
+        out: dict[str, Any] = {}
+        for name, due in self.match.deadlines().items():
+            if isinstance(due, dict):
+                out[name] = {p: round(self._tick_time(d), 3) for p, d in due.items()}
+            else:
+                out[name] = round(self._tick_time(due), 3)
+        return out
+
     def _state_message(
-        self, player: str | None, events: list[dict[str, Any]], ref: int | str | None
+        self,
+        player: str | None,
+        events: list[Event],
+        ref: int | str | None,
+        deadlines: dict[str, Any] | None = None,
     ) -> str:
         state = self.state
         assert state is not None
@@ -579,11 +754,12 @@ class Table:
         message: dict[str, Any] = {
             "type": "state",
             "seq": self.seq,
-            "t": round(time.time() - (self.started or time.time()), 3),
+            "t": round(self._game_time(), 3),
             "events": events,
             "view": state.view(player),
             "legal": [a.to_event() for a in state.legal_actions(player)] if player else [],
             "over": over,
+            "deadlines": self._deadlines() if deadlines is None else deadlines,
         }
         if ref is not None:
             message["ref"] = ref
@@ -592,21 +768,22 @@ class Table:
             message["winners"] = state.winners()
         return encode(message)
 
-    def _broadcast(self, events: list[dict[str, Any]], actor: int | None, ref: Any) -> None:
-        public = [public_event(self.game_name, e) for e in events]
+    def _broadcast(self, events: list[Event], actor: int | None, ref: Any) -> None:
+        """Every seat its own view and its own form of each event; spectators the public one."""
+        state = self.state
+        assert state is not None
+        redact = state.redact
+        deadlines = self._deadlines()
         for seat in self.seats:
             if not seat.connections:
                 continue
-            own = seat.index == actor
-            # a seat sees its own events in full, everything else (chance included) as public
-            shown = [
-                e if e.get("by") == seat.name else p for e, p in zip(events, public, strict=True)
-            ]
-            text = self._state_message(seat.name, shown, ref if own else None)
+            shown = [redact(e, seat.name) for e in events]
+            own = ref if seat.index == actor else None
+            text = self._state_message(seat.name, shown, own, deadlines)
             for conn in seat.connections:
                 conn.send_text(text)
         if self.spectators:
-            text = self._state_message(None, public, None)
+            text = self._state_message(None, [redact(e, None) for e in events], None, deadlines)
             for conn in self.spectators:
                 conn.send_text(text)
 
