@@ -175,7 +175,7 @@ class Table:
         self._t0 = 0.0  # clock time of tick 0
         self._t_offset = 0.0  # seconds of play before tick 0 (a restored game)
         self._timer: Handle | None = None
-        self._busy: str | None = None  # "thinking" or "committing": game jobs wait
+        self._busy: str | None = None  # "thinking", "waiting", "committing": game jobs wait
         self._held: deque[Callable[[], None]] = deque()
         self.paused: str | None = None  # why the store is down, while it is
         self._paused_at = 0.0
@@ -229,9 +229,12 @@ class Table:
     def _later(self, delay: float, job: Callable[[], None]) -> Handle:
         return self.clock.later(delay, partial(self.post, job))
 
-    def idle(self) -> bool:
-        """Nothing queued, thought or committed at this table (tests step a fake clock)."""
-        return self._busy is None and self._inbox.empty() and not self._held
+    def quiet(self) -> bool:
+        """Whether nothing will happen at this table until its clock moves (nothing queued,
+        being thought or committed): a test steps a fake clock when it is."""
+        if not self._inbox.empty():
+            return False
+        return self._busy == "waiting" or (self._busy is None and not self._held)
 
     # -- lobby (run inside the actor) -------------------------------------------------------
 
@@ -290,14 +293,7 @@ class Table:
             raise TableError("only the host (the first seat) can start the game.")
         if any(s.is_open for s in self.seats):
             raise TableError("every seat must be filled (by a player or a bot) before starting.")
-        try:
-            self._deal(seed)
-        except ValueError as err:
-            raise TableError(str(err)) from None
-        self.status = "playing"
-        self.started = time.time()
-        self._lobby_changed()
-        self._begin_play()
+        self.begin(seed)
         for seat in self.seats:
             if not seat.connections:
                 self._seat_left(seat)  # a player who never came gets a stand-in in time too
@@ -477,6 +473,20 @@ class Table:
 
     # -- play -----------------------------------------------------------------------------
 
+    def begin(self, seed: int | None = None) -> None:
+        """Deal and play, every seat being filled (``start`` once the host may start).
+
+        ``seed`` is the operator's (a server setting) or a test's own; None: a secret one.
+        """
+        try:
+            self._deal(seed)
+        except ValueError as err:
+            raise TableError(str(err)) from None
+        self.status = "playing"
+        self.started = time.time()
+        self._lobby_changed()
+        self._begin_play()
+
     def _deal(self, seed: int | None) -> None:
         """Deal the game. One seed (the operator's, else a secret one) gives the deal, the
         table's own draws and each bot's, derived as ``bestiary sim`` derives a game's."""
@@ -635,7 +645,8 @@ class Table:
         publish = partial(self._publish, played, None, None)
         wait = self._t0 + tick * self.pace.tick_seconds - self.clock.now()
         if wait > 0 and any(p.events for p in played):
-            self.clock.later(wait, partial(self.post, publish))  # not before its tick
+            self._busy = "waiting"  # thought early: sent at its tick, not before
+            self.clock.later(wait, partial(self.post, publish))
         else:
             publish()
 
