@@ -8,8 +8,8 @@ import asyncio
 import heapq
 import itertools
 import random
-from functools import partial
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
