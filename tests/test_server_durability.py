@@ -169,7 +169,7 @@ def drive(sock: TableSocket, done: Callable[[Message], bool], what: str, seed: i
 
 
 def is_storage_error(message: Message) -> bool:
-    return message["type"] == "error" and message["code"] == "storage"
+    return bool(message["type"] == "error" and message["code"] == "storage")
 
 
 def outage(
