@@ -31,6 +31,9 @@ def _critters_after(players: int, seed: int, steps: int) -> CrittersState:
     for _ in range(steps):
         if state.is_over:
             break
+        if state.chance_due:
+            state.apply(state.chance_outcome(rng))
+            continue
         player = state.to_act
         assert player is not None
         state.apply(rng.choice(state.legal_actions(player)))

@@ -44,7 +44,9 @@ def table(hands: dict[str, list[str]], draw: list[str]) -> CrittersState:
 
 
 def choice(name: str, state: CrittersState, player: str, seed: int = 1) -> Any:
-    return make_bot("critters", name, player, seed).act(state.view(player))
+    return make_bot("critters", name, player, seed).act(
+        state.view(player), state.legal_actions(player)
+    )
 
 
 def _steal_to_win() -> CrittersState:

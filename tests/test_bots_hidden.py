@@ -60,8 +60,10 @@ def test_critters_bots_decide_the_same_whatever_the_hidden_cards(seed: int, move
     for name in CRITTER_BOTS:
         if name == "ismcts":
             continue  # searched below with a small budget
-        mine = make_bot("critters", name, player, 7).act(state.view(player))
-        theirs = make_bot("critters", name, player, 7).act(twin.view(player))
+        legal = state.legal_actions(player)
+        assert twin.legal_actions(player) == legal
+        mine = make_bot("critters", name, player, 7).act(state.view(player), legal)
+        theirs = make_bot("critters", name, player, 7).act(twin.view(player), legal)
         assert mine == theirs
 
 
@@ -128,8 +130,10 @@ def test_wild_bots_ignore_cards_they_cannot_see(name: str) -> None:
     assert first.view("p1") == second.view("p1")
     assert first.summary() != second.summary()
     for seed in range(5):
-        a = make_bot("wild", name, "p1", seed).act(first.view("p1"))
-        b = make_bot("wild", name, "p1", seed).act(second.view("p1"))
+        legal = first.legal_actions("p1")
+        assert second.legal_actions("p1") == legal
+        a = make_bot("wild", name, "p1", seed).act(first.view("p1"), legal)
+        b = make_bot("wild", name, "p1", seed).act(second.view("p1"), legal)
         assert a == b
 
 

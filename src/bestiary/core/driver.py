@@ -162,8 +162,9 @@ class Match:
         due = [*self._wake.values()]
         if self._quiet_ticks is not None:
             due.append(self._last_progress + self._quiet_ticks)
-        if self._asked and self._answer_ticks() is not None:
-            due.extend(since + self._answer_ticks() for since in self._answer_waits())
+        limit = self._answer_ticks()
+        if limit is not None:
+            due.extend(since + limit for since in self._answer_waits())
         return max(min(due), self.tick) if due else None
 
     def advance(self, to_tick: int) -> list[Played]:

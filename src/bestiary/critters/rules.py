@@ -130,7 +130,8 @@ class CrittersState:
     def timeout_action(self, player: str) -> Allow | None:
         """An awaited target who does not answer in time is taken to ``allow``."""
         if self._awaiting >= 0 and self.players[self._awaiting] == player:
-            return interned(Allow, player)
+            allow: Allow = interned(Allow, player)
+            return allow
         return None
 
     def ending(self) -> str | None:

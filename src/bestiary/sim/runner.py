@@ -111,7 +111,7 @@ def play_game(
         bots=spec.bots,
         winners=tuple(sorted(seat_of[p] for p in state.winners())),
         scores=tuple(scores[p] for p in players),
-        length=match.decisions,
+        length=sum(1 for event in state.events() if "by" in event),  # moves, not the table's
         ticks=match.tick if match.real_time else 0,
         outcomes=_outcomes(state),
         ended=state.ending() or "capped",
