@@ -101,6 +101,9 @@ def bench_command(
     ] = "10,50,100,200",
     seconds: Annotated[float, typer.Option(help="server: seconds per table count.")] = 15.0,
     of: Annotated[str, typer.Option("--of", help="server: critters, wild or both.")] = "both",
+    thinkers: Annotated[
+        int, typer.Option(help="server: extra tables of seven ismcts bots playing meanwhile.")
+    ] = 0,
     adapters: Annotated[
         bool, typer.Option("--adapters", help="Also time PettingZoo, Gymnasium and OpenSpiel.")
     ] = False,
@@ -127,7 +130,7 @@ def bench_command(
             counts = [int(n) for n in tables.split(",")]
         except ValueError:
             raise _fail(f"--tables should be numbers separated by commas, not {tables!r}") from None
-        run_server_bench(served, counts, seconds, echo=typer.echo)
+        run_server_bench(served, counts, seconds, echo=typer.echo, thinkers=thinkers)
         return
     _check_game(game)
     try:

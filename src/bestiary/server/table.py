@@ -631,6 +631,9 @@ class Table:
         due = match.next_due()
         if due is None:
             return
+        if self._t0 + due * self.pace.tick_seconds - self._lead > self.clock.now() + 1e-3:
+            self._arm()  # a timer from before a change: what is due now is later
+            return
         to_tick = max(due, self._now_tick())
         self._busy = "thinking"
         thinking = asyncio.get_running_loop().run_in_executor(_THINKERS, match.advance, to_tick)
