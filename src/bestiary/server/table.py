@@ -9,9 +9,10 @@ and a stand-in is a bot the match is given for an absent player's seat. The tabl
 events (``seq``), stamps them (``t``, seconds of play), has the store commit them, and only then
 sends every seat its own view of them (``state.redact``) and every spectator the public one.
 
-Bots think off the event loop, in a worker thread, so that a table of searching bots does not
-hold up every other table; while a table's bots think or its events are being committed, the
-jobs that would touch its game wait their turn (in order) rather than run beside them.
+Bots that think (registered with a thinking time: the search bots) think off the event loop, in
+a worker thread, so that a table of them does not hold up every other table. While a table's
+bots think or its events are being committed, the jobs that would touch its game wait their
+turn (in order) rather than run beside them.
 """
 
 from __future__ import annotations
@@ -51,19 +52,28 @@ class TableSettings:
     """How the table runs, apart from the game's own options (all in seconds).
 
     ``tick_seconds`` and ``answer_seconds`` are the core's one real-time model (``Pace``), with
-    its defaults; ``think_seconds`` is a bot's time budget for one decision: the stand-in is the
-    strongest bot that decides within it (``core.agent.default_bot``).
+    its defaults; ``think_seconds`` is a bot's time budget for one decision (None: the time a
+    bot waits before it acts, see :meth:`budget`): the stand-in is the strongest bot that
+    decides within it (``core.agent.default_bot``).
     """
 
     answer_seconds: float = _PACE.answer_seconds  # critters: an unanswered action is `allow`
     grace_seconds: float = 30.0  # a seat left empty this long is played by a bot
     tick_seconds: float = _PACE.tick_seconds  # one tick of the driver's clock, live
     stand_in: str | None = None  # which bot stands in; None = default_bot within think_seconds
-    think_seconds: float = 1.0
+    think_seconds: float | None = None
 
     @property
     def pace(self) -> Pace:
         return Pace(tick_seconds=self.tick_seconds, answer_seconds=self.answer_seconds)
+
+    def budget(self, real_time: bool) -> float:
+        """A decision's time budget: the shortest reaction of a real-time bot (0.5 s by
+        default), the pause before a turn-based bot moves (1 s), or ``think_seconds``."""
+        if self.think_seconds is not None:
+            return self.think_seconds
+        pace = self.pace
+        return pace.seconds(min(pace.reaction_ticks) if real_time else pace.turn_pause_ticks)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -474,9 +484,7 @@ class Table:
         if self._hold(partial(self._grace_over, seat)):
             return
         try:
-            name = self.settings.stand_in or default_bot(
-                self.game_name, self.settings.think_seconds
-            )
+            name = self.settings.stand_in or default_bot(self.game_name, self._budget())
         except ValueError:
             return  # a game with no bot: the seat simply waits for its player
         self._seat_agent(seat, name)
@@ -544,7 +552,10 @@ class Table:
         leaves one legal move: timing never tells what a bot holds."""
         thinking = {e.name: e.seconds for e in bot_entries(self.game_name)}
         slowest = max((thinking.get(s.agent_name or "", 0.0) for s in self.seats), default=0.0)
-        self._lead = min(self.settings.think_seconds, slowest)
+        self._lead = min(self._budget(), slowest)
+
+    def _budget(self) -> float:
+        return self.settings.budget(self.game.info.real_time)
 
     def act(self, conn: Connection, event: dict[str, Any], ref: int | str | None) -> None:
         """An action message from a socket (run inside the actor)."""
@@ -634,7 +645,8 @@ class Table:
         return True
 
     def _due(self) -> None:
-        """The timer: the driver runs what is due (bots' decisions) in a worker thread."""
+        """The timer: the driver runs what is due (bots' decisions); in a worker thread when a
+        seated bot is registered as one that thinks (``seconds``), else at once."""
         self._timer = None
         match = self.match
         if match is None or self._busy or self.paused or self.status != "playing":
@@ -647,15 +659,24 @@ class Table:
             return
         to_tick = max(due, self._now_tick())
         self._busy = "thinking"
+        if self._lead <= 0:  # cheap bots: a thread hop would cost more than their thinking
+            self._thought(to_tick, self._advance(lambda: match.advance(to_tick), to_tick))
+            return
         thinking = asyncio.get_running_loop().run_in_executor(_THINKERS, _think, match, to_tick)
-        thinking.add_done_callback(lambda done: self.post(partial(self._thought, to_tick, done)))
+        thinking.add_done_callback(
+            lambda done: self.post(
+                partial(self._thought, to_tick, self._advance(done.result, to_tick))
+            )
+        )
 
-    def _thought(self, tick: int, done: asyncio.Future[list[Played]]) -> None:
+    def _advance(self, run: Callable[[], list[Played]], tick: int) -> list[Played]:
         try:
-            played = done.result()
-        except Exception:
+            return run()
+        except Exception:  # a faulty bot or engine: logged, and the table goes on
             log.exception("table %s: the driver failed at tick %d", self.code, tick)
-            played = []
+            return []
+
+    def _thought(self, tick: int, played: list[Played]) -> None:
         publish = partial(self._publish, played, None, None)
         wait = self._t0 + tick * self.pace.tick_seconds - self.clock.now()
         if wait > 0 and any(p.events for p in played):
