@@ -196,8 +196,10 @@ class Table:
         self._t0 = 0.0  # clock time of tick 0
         self._t_offset = 0.0  # seconds of play before tick 0 (a restored game)
         self._timer: Handle | None = None
-        self._busy: str | None = None  # "thinking", "waiting", "committing": game jobs wait
-        self._held: deque[Callable[[], None]] = deque()
+        self._busy: str | None = None  # "thinking" or "waiting" (to send at its tick)
+        self._held: deque[tuple[Callable[[], None], bool]] = deque()  # jobs, whether they reveal
+        self._settling = False
+        self._unsent = 0  # groups of events made but not yet committed (so not yet sent)
         self.paused: str | None = None  # why the store is down, while it is
         self._paused_at = 0.0
         self._lead = 0.0  # seconds before its tick a bot decision starts (see _arm)
@@ -255,7 +257,9 @@ class Table:
         being thought or committed): a test steps a fake clock when it is."""
         if not self._inbox.empty():
             return False
-        return self._busy == "waiting" or (self._busy is None and not self._held)
+        if self._busy == "waiting":
+            return True
+        return self._busy is None and not self._held and self._unsent == 0
 
     # -- lobby (run inside the actor) -------------------------------------------------------
 
@@ -356,9 +360,12 @@ class Table:
 
     def _announce(self) -> None:
         """Tell every socket at the table who sits where (seats, bots, presence, status)."""
-        message = encode({"type": "table", "table": self.info()})
+        message = self._table_message()
         for conn in self._all_connections():
             conn.send_text(message)
+
+    def _table_message(self) -> str:
+        return encode({"type": "table", "table": self.info()})
 
     # -- rows and restore -------------------------------------------------------------------
 
@@ -411,7 +418,7 @@ class Table:
 
     def attach(self, conn: Connection, token: str | None, version: int) -> None:
         """A socket said hello: seat it (with a valid token) or let it watch."""
-        if self._hold(partial(self.attach, conn, token, version)):
+        if self._hold(partial(self.attach, conn, token, version), reveals=True):
             return  # it will be sent the committed state, not one still being written
         if version != PROTOCOL_VERSION:
             conn.send(
@@ -627,21 +634,27 @@ class Table:
         wait = self._t0 + due * self.pace.tick_seconds - self._lead - self.clock.now()
         self._timer = self.clock.later(max(0.0, wait), partial(self.post, self._due))
 
-    def _hold(self, job: Callable[[], None]) -> bool:
+    def _hold(self, job: Callable[[], None], reveals: bool = False) -> bool:
         """Whether game job ``job`` must wait (and is kept, in order, until it may run): the
-        table's bots are thinking, its events are being committed, or something is due first
-        (which starts now). Otherwise the driver's clock is brought to now and ``job`` runs."""
+        table's bots are thinking, an earlier job waits, something is due first (which starts
+        now), or ``job`` ``reveals`` the state (a socket's first view) while events of it are
+        not yet committed. Otherwise the driver's clock is brought to now and ``job`` runs."""
         match = self.match
+        queued = bool(self._held) and not self._settling
+        blocked = queued or (reveals and self._unsent > 0)
         free = self._busy is None and self.paused is None and self.status == "playing"
-        if free and match is not None:
+        if free and not blocked and match is not None:
             due = match.next_due()
             if due is not None and due <= self._now_tick():
                 self._due()
             else:
                 match.advance(self._now_tick())  # nothing is due: this only sets the tick
-        if self._busy is None:
+        if self._busy is None and not blocked:
             return False
-        self._held.append(job)
+        if self._settling:
+            self._held.appendleft((job, reveals))  # it was first in line: it stays first
+        else:
+            self._held.append((job, reveals))
         return True
 
     def _due(self) -> None:
@@ -708,35 +721,44 @@ class Table:
                 self.seq += 1
                 self.store.append_event(self.code, self.seq, {**event, "t": stamp})
                 events.append(event)
-        if not events and not always:
-            self._settled()
-            return
-        finished = self.state.is_over and self.status == "playing"
-        if finished:
-            self._finish()
-        self._busy = "committing"
-        self._cancel_timer()
-        sent = partial(self._committed, events, actor, ref, finished)
-        self.store.commit(partial(self.post, sent))
+        self._busy = None  # whatever thought these events is done
+        if events or always:
+            finished = self.state.is_over and self.status == "playing"
+            if finished:
+                self._finish()
+            # Messages are made now, from the state these events made, and sent once they are
+            # committed; meanwhile the table plays on (later events are sent after these).
+            sends = self._messages(events, actor, ref)
+            if finished:
+                sends.append((self._all_connections(), self._table_message()))
+            self._unsent += 1
+            self.store.commit(partial(self.post, partial(self._committed, sends)))
+        self._settled()
 
-    def _committed(
-        self, events: list[Event], actor: int | None, ref: int | str | None, finished: bool
-    ) -> None:
-        self._busy = None
-        self._broadcast(events, actor, ref)
-        if finished:
-            self._announce()
+    def _committed(self, sends: list[tuple[list[Connection], str]]) -> None:
+        self._unsent -= 1
+        for conns, text in sends:
+            for conn in conns:
+                conn.send_text(text)
         self._settled()
 
     def _settled(self) -> None:
-        """The game is free again: run the jobs that waited, in order, then wait for the clock."""
-        self._busy = None
-        while self._held and self._busy is None:
-            job = self._held.popleft()
-            try:
-                job()
-            except Exception:
-                log.exception("table %s: job failed", self.code)
+        """Run the jobs that waited and may run now, in order, then wait for the clock."""
+        if self._settling:
+            return  # a waiting job's own events: the loop below goes on with the next one
+        self._settling = True
+        try:
+            while self._held and self._busy is None:
+                job, reveals = self._held[0]
+                if reveals and self._unsent > 0:
+                    break
+                self._held.popleft()
+                try:
+                    job()
+                except Exception:
+                    log.exception("table %s: job failed", self.code)
+        finally:
+            self._settling = False
         self._arm()
 
     def _finish(self) -> None:
@@ -814,24 +836,27 @@ class Table:
             message["winners"] = state.winners()
         return encode(message)
 
-    def _broadcast(self, events: list[Event], actor: int | None, ref: Any) -> None:
-        """Every seat its own view and its own form of each event; spectators the public one."""
+    def _messages(
+        self, events: list[Event], actor: int | None, ref: Any
+    ) -> list[tuple[list[Connection], str]]:
+        """Every seat its own view and its own form of each event; spectators the public one
+        (one message shared by all of them)."""
         state = self.state
         assert state is not None
         redact = state.redact
         deadlines = self._deadlines()
+        sends: list[tuple[list[Connection], str]] = []
         for seat in self.seats:
             if not seat.connections:
                 continue
             shown = [redact(e, seat.name) for e in events]
             own = ref if seat.index == actor else None
             text = self._state_message(seat.name, shown, own, deadlines)
-            for conn in seat.connections:
-                conn.send_text(text)
+            sends.append((list(seat.connections), text))
         if self.spectators:
             text = self._state_message(None, [redact(e, None) for e in events], None, deadlines)
-            for conn in self.spectators:
-                conn.send_text(text)
+            sends.append((list(self.spectators), text))
+        return sends
 
 
 def _sentence(err: BaseException) -> str:
