@@ -17,7 +17,6 @@ A record whose events have a hole is never served as if whole: it is marked ``da
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +24,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     JSON,
     Column,
@@ -170,7 +170,7 @@ class Store:
         self._queue("table", row)
 
     def append_event(self, code: str, seq: int, line: dict[str, Any]) -> None:
-        self._queue("event", {"code": code, "seq": seq, "line": json.dumps(line)})
+        self._queue("event", {"code": code, "seq": seq, "line": orjson.dumps(line).decode()})
 
     def commit(self, done: Callable[[], None]) -> None:
         """Call ``done`` (on the event loop) once everything queued so far is committed."""
@@ -343,7 +343,7 @@ class Store:
             .where(events_table.c.code == table.code)
             .order_by(events_table.c.seq)
         ).all()
-        table.events = [json.loads(line) for _, line in rows]
+        table.events = [orjson.loads(line) for _, line in rows]
         hole = next((i + 1 for i, (seq, _) in enumerate(rows) if seq != i + 1), None)
         if hole is not None and table.status != DAMAGED:
             log.error(

@@ -732,7 +732,9 @@ class Table:
             if finished:
                 sends.append((self._all_connections(), self._table_message()))
             self._unsent += 1
-            self.store.commit(partial(self.post, partial(self._committed, sends)))
+            # Sent by the store's writer itself, on the loop, right after the commit: no inbox
+            # round trip per group (the actor is idle whenever a callback runs).
+            self.store.commit(partial(self._committed, sends))
         self._settled()
 
     def _committed(self, sends: list[tuple[list[Connection], str]]) -> None:
