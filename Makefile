@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean browser terminal postgres
+.PHONY: run test lint typecheck pytest bench clean browser terminal postgres proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -36,7 +36,11 @@ terminal:
 postgres:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql)
 
-pytest: $(STAMP) browser terminal postgres
+# The reverse-proxy test runs docs/server.md's nginx config with Debian's nginx.
+proxy:
+	command -v nginx >/dev/null || test -x /usr/sbin/nginx || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light openssl)
+
+pytest: $(STAMP) browser terminal postgres proxy
 	$(BIN)/pytest
 
 test: lint typecheck pytest

@@ -14,7 +14,7 @@ from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.wild_encoding import WAIT, WildEncoding
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
-from bestiary.critters.view import determinize
+from bestiary.critters.state import determinize
 from bestiary.wild import GAME as WILD
 from bestiary.wild import Call, Discard, Meet, WildState
 

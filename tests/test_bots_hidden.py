@@ -13,7 +13,7 @@ from bestiary.bots.wild_view import legal_moves
 from bestiary.core.agent import bot_entries, make_bot
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
-from bestiary.critters.view import determinize
+from bestiary.critters.state import determinize
 from bestiary.search.ismcts import Budget, search
 from bestiary.wild import CREATURES
 from bestiary.wild import GAME as WILD

@@ -12,6 +12,7 @@ import typer
 from bestiary.core.errors import RecordError
 from bestiary.core.game import game_names, replay
 from bestiary.core.records import read_record
+from bestiary.server.settings import ServerSettings
 
 app = typer.Typer(
     name="bestiary",
@@ -22,6 +23,7 @@ app = typer.Typer(
 )
 
 EXIT_BAD_INPUT = 2
+SERVER = ServerSettings()  # the defaults of `serve`'s limits
 
 
 def _fail(message: str) -> typer.Exit:
@@ -185,18 +187,82 @@ def serve_command(
     tick: Annotated[
         float, typer.Option(help="Seconds per tick of the table's clock (bots react in ticks).")
     ] = 0.25,
+    decks: Annotated[
+        Path | None,
+        typer.Option(help="critters: a folder of deck files (NAME.toml/.json) offered by name."),
+    ] = None,
+    allow_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--allow-seeds", help="Let `POST /start` choose the deal's seed (testing servers only)."
+        ),
+    ] = False,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="IP or network of a reverse proxy whose X-Forwarded-For is believed (repeatable).",
+        ),
+    ] = None,
+    max_connections: Annotated[
+        int, typer.Option(help="Open connections in all.")
+    ] = SERVER.max_connections,
+    max_per_address: Annotated[
+        int, typer.Option(help="Open connections (and table sockets) from one address.")
+    ] = SERVER.max_per_address,
+    hello_timeout: Annotated[
+        float, typer.Option(help="Seconds a table socket has to say hello.")
+    ] = SERVER.hello_timeout,
+    header_timeout: Annotated[
+        float, typer.Option(help="Seconds a client has to send a request's headers and body.")
+    ] = SERVER.header_timeout,
+    idle_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a kept-alive connection may idle, or a socket miss a ping."),
+    ] = SERVER.idle_timeout,
+    max_body: Annotated[
+        int, typer.Option(help="Bytes in an HTTP request body.")
+    ] = SERVER.max_body_bytes,
+    tables_per_minute: Annotated[
+        float, typer.Option(help="New tables one address may open per minute.")
+    ] = SERVER.tables_per_minute,
+    open_table_seconds: Annotated[
+        float, typer.Option(help="Seconds an open table nobody joins or starts is kept.")
+    ] = SERVER.open_table_seconds,
+    max_spectators: Annotated[
+        int, typer.Option(help="Spectators at one table.")
+    ] = SERVER.max_spectators,
 ) -> None:
     """Serve the lobby, live tables and the browser client (open the printed URL)."""
     from bestiary.server.run import serve
     from bestiary.server.store import Store, StoreUnavailable
     from bestiary.server.table import TableSettings
 
+    if decks is not None and not decks.is_dir():
+        raise _fail(f"--decks {decks} is not a folder")
+    try:
+        limits = ServerSettings(
+            max_connections=max_connections,
+            max_per_address=max_per_address,
+            hello_timeout=hello_timeout,
+            header_timeout=header_timeout,
+            idle_timeout=idle_timeout,
+            max_body_bytes=max_body,
+            tables_per_minute=tables_per_minute,
+            open_table_seconds=open_table_seconds,
+            max_spectators=max_spectators,
+            allow_seeds=allow_seeds,
+            trusted_proxies=tuple(trusted_proxy or ()),
+            decks=decks,
+        )
+    except ValueError as exc:
+        raise _fail(f"--{exc}") from None
     try:  # a bad --db is a sentence here, not a traceback from the server's start-up
         Store(db).close()
     except StoreUnavailable as exc:
         raise _fail(str(exc)) from None
     settings = TableSettings(answer_seconds=answer, grace_seconds=grace, tick_seconds=tick)
-    serve(host=host, port=port, db=db, settings=settings)
+    serve(host=host, port=port, db=db, settings=settings, server=limits)
 
 
 @app.command("sim")

@@ -27,8 +27,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.rules import CrittersState
-from bestiary.critters.view import determinize
+from bestiary.critters.state import CrittersState, determinize
 from bestiary.search.ismcts import Budget, search
 
 View = Mapping[str, Any]

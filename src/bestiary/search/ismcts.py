@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bestiary.critters.actions import Complete, PlaySet, UltimateCollector
-from bestiary.critters.rules import CrittersState
-from bestiary.critters.view import determinize
+from bestiary.critters.state import CrittersState, determinize
 
 # The rollout stops here (a draw for everyone) if the game has not ended; games rarely get close.
 ROLLOUT_LIMIT = 400

@@ -2,13 +2,65 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
+import resource
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from bestiary.server.app import create_app
+from bestiary.server.gate import Gate, gated_protocols
+from bestiary.server.protocol import MAX_MESSAGE_BYTES
+from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+
+log = logging.getLogger("bestiary.server")
+
+# A WebSocket frame larger than this closes the socket before it is buffered (1009); up to it,
+# a message over MAX_MESSAGE_BYTES is answered `too_large` and the socket goes on.
+WS_MAX_SIZE = 8 * MAX_MESSAGE_BYTES
+
+
+def uvicorn_config(
+    app: ASGIApp, host: str, port: int, server: ServerSettings | None = None
+) -> uvicorn.Config:
+    """How uvicorn serves ``app``: the connection gate, timeouts and frame sizes of ``server``.
+
+    ``bestiary serve`` and the tests' ``LiveServer`` both use this, so tests see what runs.
+    """
+    limits = server or ServerSettings()
+    gate = Gate(limits.max_connections, limits.max_per_address, limits.trusted_proxies)
+    http, ws = gated_protocols(gate, limits.header_timeout)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=http,
+        ws=ws,
+        log_level="warning",
+        access_log=False,
+        # forwarded headers are believed only from the proxies the operator names
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=list(limits.trusted_proxies) or None,
+        timeout_keep_alive=int(max(1, limits.idle_timeout)),
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,  # views are small; compressing them costs more than it saves
+        ws_ping_interval=limits.idle_timeout,
+        ws_ping_timeout=limits.idle_timeout,
+    )
+
+
+def descriptors_for(max_connections: int) -> int:
+    """Raise the open-file limit so ``max_connections`` fit (with room for the database)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max_connections + 64
+    if soft < wanted:
+        new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+        soft = new
+    return max(1, soft - 64)
 
 
 def serve(
@@ -18,25 +70,21 @@ def serve(
     settings: TableSettings | None = None,
     rate: float = 100.0,
     quiet: bool = False,
+    server: ServerSettings | None = None,
 ) -> None:
     """Serve the lobby, the tables and the web client until interrupted."""
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
-    app = create_app(db, settings, rate=rate)
+    limits = server or ServerSettings()
+    room = descriptors_for(limits.max_connections)
+    if room < limits.max_connections:
+        log.warning("only %d descriptors: --max-connections lowered to that", room)
+        limits = dataclasses.replace(limits, max_connections=room)
+    app = create_app(db, settings, rate=rate, server=limits)
     settle_heap()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     if not quiet:
         print(f"bestiary is serving at http://{shown}:{port}/  (records in {db})", flush=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        access_log=False,
-        ws_max_size=1 << 20,
-        ws_per_message_deflate=False,  # views are small; compressing them costs more than it saves
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-    )
+    uvicorn.Server(uvicorn_config(app, host, port, limits)).run()
 
 
 # Young collections stay frequent and cheap; a full collection (which walks every live object:

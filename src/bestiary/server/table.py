@@ -36,6 +36,7 @@ from bestiary.core.driver import Match, Pace, Played
 from bestiary.core.game import Game, State, get_game, replay
 from bestiary.core.records import Event
 from bestiary.server.connection import Connection
+from bestiary.server.names import BadName, confusable, normalize_name
 from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message
 from bestiary.server.store import Store, StoredTable
 from bestiary.sim.runner import derive_seeds
@@ -191,6 +192,9 @@ class Table:
         self._inbox: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.on_change: Callable[[Table], None] | None = None
+        self.draft = False  # being set up by its creator: not stored, not listed yet
+        self.touched = time.monotonic()  # the last lobby change (an open table expires)
+        self.max_spectators = 200
         # play (see the module docstring)
         self._seeds: tuple[int, list[int]] = (secrets.randbits(63), [])  # table's, bots'
         self._t0 = 0.0  # clock time of tick 0
@@ -279,9 +283,10 @@ class Table:
     def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Seat a human called ``name``; returns (seat, token)."""
         self._require_open()
-        self._check_name(name)
+        name = self._check_name(name)
         chosen = self._open_seat(seat)
         token = secrets.token_urlsafe(24)
+        self._unseat_sockets(chosen, "this seat has a new player.")
         chosen.name, chosen.bot, chosen.token_hash = name, None, hash_token(token)
         self._lobby_changed()
         return chosen.index, token
@@ -296,8 +301,7 @@ class Table:
                 f"no bot called {bot!r} for {self.game_name} (known: {', '.join(known) or 'none'})."
             )
         chosen = self._open_seat(seat)
-        name = name or f"{bot}-{chosen.index + 1}"
-        self._check_name(name)
+        name = self._check_name(name or f"{bot}-{chosen.index + 1}")
         chosen.name, chosen.bot = name, bot
         self._lobby_changed()
         return chosen.index
@@ -309,7 +313,26 @@ class Table:
         if seat.index == 0:
             raise TableError("the host cannot leave the table before it starts.")
         seat.name = seat.token_hash = seat.bot = None
+        self._unseat_sockets(seat, "you left this seat.")
         self._lobby_changed()
+
+    def _unseat_sockets(self, seat: Seat, why: str) -> None:
+        """The seat's token is no longer valid: every socket that holds it is closed."""
+        for conn in seat.connections:
+            conn.seat = None
+            conn.send(error_message("unseated", why))
+            conn.close()
+        seat.connections.clear()
+
+    def expire(self) -> bool:
+        """An open table nobody joined or started in time goes away; False if it has moved on."""
+        if self.status != "open":
+            return False
+        self.status = "expired"
+        self._lobby_changed()
+        for conn in self._all_connections():
+            conn.close()
+        return True
 
     def start(self, token: str, seed: int | None = None) -> None:
         """Deal and begin: only the host (seat 0) may, once every seat is filled."""
@@ -327,12 +350,18 @@ class Table:
         if self.status != "open":
             raise TableError(f"table {self.code} has already started.")
 
-    def _check_name(self, name: str) -> None:
-        name = name.strip()
-        if not name or len(name) > 24:
-            raise TableError("a name must be 1 to 24 characters long.")
-        if any(s.name == name for s in self.seats):
+    def _check_name(self, name: str) -> str:
+        """The name as it will be shown (NFKC, visible), unless one like it is already here."""
+        try:
+            name = normalize_name(name)
+        except BadName as err:
+            raise TableError(str(err)) from None
+        taken = confusable(name, [s.name for s in self.seats if s.name is not None])
+        if taken == name:
             raise TableError(f"the name {name!r} is already taken at this table.")
+        if taken is not None:
+            raise TableError(f"the name {name!r} looks too much like {taken!r}, already here.")
+        return name
 
     def _open_seat(self, seat: int | None) -> Seat:
         if seat is None:
@@ -355,6 +384,7 @@ class Table:
         raise TableError("that seat token does not belong to this table.")
 
     def _lobby_changed(self) -> None:
+        self.touched = time.monotonic()
         self._save_table()
         self._announce()
 
@@ -384,6 +414,8 @@ class Table:
         }
 
     def _save_table(self) -> None:
+        if self.draft:
+            return
         self.store.save_table(self.row())
         if self.on_change:
             self.on_change(self)
@@ -434,6 +466,10 @@ class Table:
                 conn.send(error_message("bad_token", str(err)))
                 conn.close()
                 return
+        if seat is None and len(self.spectators) >= self.max_spectators:
+            conn.send(error_message("full", "this table has as many watchers as it takes."))
+            conn.close()
+            return
         conn.send(
             {
                 "type": "welcome",

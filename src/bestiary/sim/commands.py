@@ -22,7 +22,7 @@ from bestiary.sim.parallel import run_games
 from bestiary.sim.runner import BotFault, GameResult, GameSpec
 from bestiary.sim.seating import sim_specs
 from bestiary.sim.stats import games_needed
-from bestiary.sim.summary import RateRow, Summary, summarize
+from bestiary.sim.summary import RateRow, Summary, length_unit, summarize
 from bestiary.sim.tournament import Tournament, rate, tournament_specs
 
 
@@ -92,7 +92,7 @@ def print_summary(console: Console, name: str, summary: Summary) -> None:
     console.print(_rows_table(f"{name}: win rate per bot", summary.bots, "bot"))
     console.print(_rows_table(f"{name}: win rate per seat", summary.by_seat, "seat"))
     data = summary.to_json()
-    unit = "actions" if summary.game == "wild" else "moves"
+    unit = length_unit(summary.game)
     line = (
         f"game length: mean {data['length']['mean']:.1f} {unit}, median {data['length']['median']}"
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from bestiary.core.agent import Agent, make_bot
 from bestiary.core.driver import Pace
-from bestiary.core.errors import BadOption, IllegalAction
+from bestiary.core.errors import BadOption, IllegalAction, MalformedEvent
 from bestiary.core.game import Game, State, get_game
 from bestiary.core.records import write_record
 from bestiary.tui.words import critters_words, wild_words
@@ -148,7 +148,7 @@ class LiveTable:
         """Apply the human's action given as a record event (``by`` filled in)."""
         try:
             action = self.game.action_from_event({"by": self.human, **event})
-        except IllegalAction as err:
+        except (IllegalAction, MalformedEvent) as err:
             return str(err)
         return self.play(action)
 

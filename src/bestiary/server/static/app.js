@@ -213,7 +213,9 @@ function receive(message) {
     if (App.table && App.table.game === "wild") Wild.onEvents(message.events, previous);
   } else if (message.type === "error") {
     toast(message.message);
-    if (message.code === "bad_token") { saveSeat(App.table ? App.table.code : "", null); }
+    if (message.code === "bad_token" || message.code === "unseated") { saveSeat(App.table ? App.table.code : "", null); }
+    // the server closes the socket after these: reconnecting would only be refused again
+    if (["bad_token", "unseated", "no_table", "full", "too_many", "bad_version"].includes(message.code)) { App.socket = null; }
     return;
   }
   render();

@@ -27,6 +27,7 @@ from bestiary.critters.actions import (
     SayNo,
     SwapWild,
     UltimateCollector,
+    action_from_event,
 )
 from bestiary.critters.cards import (
     GAME_CHANGER,
@@ -35,18 +36,40 @@ from bestiary.critters.cards import (
     ULTIMATE_COLLECTOR,
     WILD,
 )
-from bestiary.critters.moves import fills_with_wilds, interned, turn_moves
+from bestiary.critters.moves import interned, turn_moves
+from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
-
-CardSet = tuple[str, tuple[str, ...]]
-"""One set in front of a player: its kind and its cards (wilds are declared as the kind)."""
+from bestiary.critters.summary import summary_of
+from bestiary.critters.tableau import CardSet, incomplete, kinds_full, swappable
+from bestiary.critters.view import card_sets, redact, table_of_view, unseen_cards, view_of
 
 
 class CrittersState:
     """One game of critters in progress (the ``State`` protocol of bestiary.core.game)."""
 
-    def __init__(self, table: Table, chance_seed: int | None) -> None:
-        n = len(table.players)
+    def __init__(
+        self,
+        table: Table,
+        chance_seed: int | None,
+        hands: list[list[str]],
+        draw: list[str],
+        *,
+        centre: list[str] | None = None,
+        tableaus: list[list[CardSet]] | None = None,
+        turn: int | None = None,
+        awaiting: int = -1,
+        pending: CrittersAction | None = None,
+        chance: bool = False,
+        quiet: int = 0,
+        began_empty: bool = False,
+        winners: tuple[int, ...] | None = None,
+        ending: str | None = None,
+    ) -> None:
+        """A game on ``table`` in this position (players are seats; the Draw Pile top last).
+
+        The defaults are a game before its first turn begins: nothing down, the first player to
+        play. ``deal`` and ``from_view`` are the two ways in.
+        """
         self._t = table
         self.players = table.players
         # Chance is always an explicit Reshuffle event, sampled by the driver. A record made
@@ -54,24 +77,71 @@ class CrittersState:
         # (``chance_outcome(None)``): the same game on every machine.
         self._chance_seed = chance_seed
         self._shuffles = 0
-        self._ending: str | None = None
-        self._hands: list[list[str]] = [[] for _ in range(n)]
+        self._hands = hands
+        self._draw = draw
+        self._centre = [] if centre is None else centre
+        self._tabs = [[] for _ in table.players] if tableaus is None else tableaus
+        self._turn = table.first if turn is None else turn
+        self._awaiting = awaiting
+        self._pending = pending
+        self._chance = chance
+        self._quiet = quiet
+        self._began_empty = began_empty
+        self._winners = winners
+        self._ending = ending
+        self._log: list[CrittersAction] = []
+
+    @classmethod
+    def deal(cls, table: Table, chance_seed: int | None) -> Self:
+        """The start of a game: ``table.deal`` dealt one card at a time from the first player,
+        the rest the Draw Pile, and the first turn's draw made."""
+        n = len(table.players)
+        hands: list[list[str]] = [[] for _ in range(n)]
         deal = table.deal
         dealt = n * table.hand_limit
         for i in range(dealt):
-            self._hands[(table.first + i) % n].append(deal[i])
-        self._draw = list(reversed(deal[dealt:]))
-        self._centre: list[str] = []
-        self._tabs: list[list[CardSet]] = [[] for _ in range(n)]
-        self._turn = table.first
-        self._pending: CrittersAction | None = None
-        self._awaiting = -1
-        self._chance = False
-        self._quiet = 0
-        self._began_empty = False
-        self._winners: tuple[int, ...] | None = None
-        self._log: list[CrittersAction] = []
-        self._begin_turn(table.first)
+            hands[(table.first + i) % n].append(deal[i])
+        state = cls(table, chance_seed, hands, list(reversed(deal[dealt:])))
+        state._begin_turn(table.first)
+        return state
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], player: str, rng: random.Random) -> Self:
+        """A state ``player`` cannot tell from the real one: what their view hides (other
+        hands, the Draw Pile's order) dealt afresh by ``rng`` (determinization for search).
+
+        The result owns its own chance seed (it reshuffles by itself during search) and has no
+        record history: its ``header()`` describes no real deal.
+        """
+        pool = unseen_cards(view, player)
+        rng.shuffle(pool)
+        table = table_of_view(view)
+        hands: list[list[str]] = []
+        for p in table.players:
+            if p == player:
+                hands.append(list(view["hand"]))
+            else:
+                n = view["hand_sizes"][p]
+                hands.append(pool[:n])
+                del pool[:n]
+        seat = table.seat
+        over = bool(view["over"])
+        return cls(
+            table,
+            rng.getrandbits(64),
+            hands,
+            pool,
+            centre=list(view["centre_pile"]),
+            tableaus=[card_sets(view, p) for p in table.players],
+            turn=None if view["turn"] is None else seat[view["turn"]],
+            awaiting=-1 if view["awaiting"] is None else seat[view["awaiting"]],
+            pending=None if view["pending"] is None else action_from_event(view["pending"]),
+            chance=bool(view["chance_due"]),
+            quiet=int(view["quiet_turns"]),
+            began_empty=bool(view["began_with_empty_draw_pile"]),
+            winners=tuple(seat[w] for w in view["winners"]) if over else None,
+            ending="won" if over else None,
+        )
 
     # ----------------------------------------------------------------- public read-outs
     @property
@@ -142,10 +212,7 @@ class CrittersState:
         return {}  # no outcome beyond the winners; the lab counts moves from the record
 
     def redact(self, event: Event, viewer: str | None) -> Event:
-        """A reshuffle's order is the new Draw Pile, which nobody sees; all else is public."""
-        if event.get("do") == "reshuffle":
-            return {k: v for k, v in event.items() if k != "order"}
-        return event
+        return redact(event, viewer)
 
     @property
     def to_act(self) -> str | None:
@@ -164,7 +231,19 @@ class CrittersState:
         return self._began_empty
 
     def hand(self, player: str) -> list[str]:
+        """``player``'s hand (hidden information: not for other seats)."""
         return list(self._hands[self._t.seat[player]])
+
+    def hand_size(self, player: str) -> int:
+        return len(self._hands[self._t.seat[player]])
+
+    def hand_at(self, seat: int) -> Sequence[str]:
+        """The hand of ``seat`` (an index), read-only: for the refusals."""
+        return self._hands[seat]
+
+    def tableau_at(self, seat: int) -> Sequence[CardSet]:
+        """The sets in front of ``seat``, oldest first, read-only: for the refusals."""
+        return self._tabs[seat]
 
     def tableau(self, player: str) -> list[dict[str, Any]]:
         size = self._t.set_size
@@ -179,6 +258,10 @@ class CrittersState:
         return self._draw[::-1]
 
     @property
+    def draw_pile_size(self) -> int:
+        return len(self._draw)
+
+    @property
     def centre_pile(self) -> list[str]:
         return list(self._centre)
 
@@ -186,28 +269,17 @@ class CrittersState:
         return [] if self._winners is None else [self.players[i] for i in self._winners]
 
     def scores(self) -> dict[str, int]:
-        return {name: self._kinds_full(i) for i, name in enumerate(self.players)}
+        size = self._t.set_size
+        return {name: kinds_full(self._tabs[i], size) for i, name in enumerate(self.players)}
 
     def down_cards(self, player: str) -> int:
         return sum(len(cards) for _, cards in self._tabs[self._t.seat[player]])
 
     def view(self, player: str | None) -> dict[str, Any]:
-        from bestiary.critters.view import view_of
-
         return view_of(self, player)
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "game": "critters",
-            "over": self.is_over,
-            "winners": self.winners(),
-            "turn": self.turn,
-            "awaiting": self.awaiting,
-            "hands": {p: list(h) for p, h in zip(self.players, self._hands, strict=True)},
-            "tableaus": {p: self.tableau(p) for p in self.players},
-            "draw_pile": len(self._draw),
-            "centre_pile": list(self._centre),
-        }
+        return summary_of(self)
 
     def header(self) -> Header:
         t = self._t
@@ -262,9 +334,10 @@ class CrittersState:
         seat = self._t.seat.get(player)
         if seat is None or self._winners is not None or self._chance:
             return []
-        return self._legal(seat)
+        return self.legal_at(seat)
 
-    def _legal(self, p: int) -> list[CrittersAction]:
+    def legal_at(self, p: int) -> list[CrittersAction]:
+        """``legal_actions`` by seat index (the refusals' and the playout's hot path)."""
         by = self.players[p]
         if self._awaiting >= 0:
             if p != self._awaiting:
@@ -274,17 +347,13 @@ class CrittersState:
             return [interned(Allow, by)]
         if p != self._turn:
             return []
-        acts = self._moves(p, by)
         hand = self._hands[p]
+        acts = turn_moves(self._t, hand, self._tabs, p, by)
         if len(hand) <= self._t.hand_limit:
             acts.append(interned(Pass, by))
         elif not acts:
             acts = [interned(Discard, by, c) for c in self._t.card_order if c in hand]
         return acts
-
-    def _moves(self, p: int, by: str) -> list[CrittersAction]:
-        """Every move but pass/discard for the turn player ``p``."""
-        return turn_moves(self, p, by)
 
     # ----------------------------------------------------------------- applying
     def apply(self, action: Any) -> list[Event]:
@@ -303,7 +372,7 @@ class CrittersState:
                 "the centre pile must be reshuffled into a new Draw Pile first (a reshuffle "
                 "event is due here)"
             )
-        reason = self._refusal(action)
+        reason = refusal(self, action)
         if reason is not None:
             raise IllegalAction(reason)
         self._do(action)
@@ -314,6 +383,20 @@ class CrittersState:
             raise IllegalAction("no reshuffle is due here (the Draw Pile is not being renewed)")
         if sorted(action.order) != sorted(self._centre):
             raise IllegalAction("a reshuffle must hold exactly the centre pile's cards")
+
+    def random_playout(self, rng: random.Random, max_steps: int) -> int:
+        """Random legal play by whoever must act (chance included) until the end or
+        ``max_steps``; the number of steps. Legal actions are applied without re-checking."""
+        steps = 0
+        choice = rng.choice
+        while steps < max_steps and self._winners is None:
+            if self._chance:
+                self.apply(self.chance_outcome(rng))
+            else:
+                seat = self._awaiting if self._awaiting >= 0 else self._turn
+                self._do(choice(self.legal_at(seat)))
+            steps += 1
+        return steps
 
     def _do(self, action: CrittersAction) -> None:
         """Apply an action already known to be legal."""
@@ -347,10 +430,8 @@ class CrittersState:
         self._begin_turn((self._turn + 1) % n)
 
     def _exhausted_ending(self) -> None:
-        ranks = [
-            (self._kinds_full(i), sum(len(c) for _, c in self._tabs[i]))
-            for i in range(len(self.players))
-        ]
+        size = self._t.set_size
+        ranks = [(kinds_full(tab, size), sum(len(c) for _, c in tab)) for tab in self._tabs]
         best = max(ranks)
         self._finish(tuple(i for i, r in enumerate(ranks) if r == best), "exhausted")
 
@@ -360,27 +441,16 @@ class CrittersState:
         self._awaiting = -1
         self._pending = None
 
-    def _kinds_full(self, seat: int) -> int:
-        size = self._t.set_size
-        return len({kind for kind, cards in self._tabs[seat] if len(cards) == size})
-
     def _check_win(self, *seats: int) -> None:
-        goal = self._t.sets_to_win
-        won = sorted({s for s in seats if self._kinds_full(s) >= goal})
+        goal, size = self._t.sets_to_win, self._t.set_size
+        won = sorted({s for s in seats if kinds_full(self._tabs[s], size) >= goal})
         if won:
             self._finish(tuple(won), "won")
 
     # tableau changes ------------------------------------------------------
-    def _incomplete(self, seat: int, kind: str) -> int:
-        size = self._t.set_size
-        for i, (k, cards) in enumerate(self._tabs[seat]):
-            if k == kind and len(cards) < size:
-                return i
-        return -1
-
     def _arrive(self, seat: int, kind: str, card: str) -> None:
-        i = self._incomplete(seat, kind)
         tab = self._tabs[seat]
+        i = incomplete(tab, kind, self._t.set_size)
         if i < 0:
             tab.append((kind, (card,)))
         else:
@@ -388,20 +458,13 @@ class CrittersState:
 
     def _leave(self, seat: int, kind: str, card: str) -> None:
         tab = self._tabs[seat]
-        i = self._incomplete(seat, kind)
+        i = incomplete(tab, kind, self._t.set_size)
         cards = list(tab[i][1])
         cards.remove(card)
         if cards:
             tab[i] = (kind, tuple(cards))
         else:
             del tab[i]
-
-    def _all_wild_if_arrives(self, seat: int, kind: str, card: str) -> bool:
-        """Would ``card`` arriving in ``seat``'s tableau make an all-wild full set?"""
-        if card != WILD:
-            return False
-        i = self._incomplete(seat, kind)
-        return i >= 0 and fills_with_wilds(self._tabs[seat][i][1], self._t.set_size - 1)
 
     # handlers -------------------------------------------------------------
     def _do_down(self, a: Down) -> None:
@@ -428,8 +491,8 @@ class CrittersState:
         hand = self._hands[p]
         for c in a.cards:
             hand.remove(c)
-        i = self._incomplete(p, a.kind)
         tab = self._tabs[p]
+        i = incomplete(tab, a.kind, self._t.set_size)
         tab[i] = (a.kind, tab[i][1] + tuple(a.cards))
         self._check_win(p)
         self._end_turn(False)
@@ -478,25 +541,13 @@ class CrittersState:
         self._log.append(a)
         self._hands[p].remove(a.kind)
         tab = self._tabs[p]
-        i = self._full_with_wild(p, a.kind)
+        i = swappable(tab, a.kind, self._t.set_size)
         cards = list(tab[i][1])
         cards[cards.index(WILD)] = a.kind
         tab[i] = (a.kind, tuple(cards))
         self._arrive(p, a.to, WILD)
         self._check_win(p)
         self._end_turn(False)
-
-    def _full_with_wild(self, seat: int, kind: str) -> int:
-        """The index of ``seat``'s older full ``kind`` set if it holds a wild, else -1.
-
-        RULINGS.md: where a move names a kind and the player has two full sets of it, it takes
-        the older one; so a wild in the newer set cannot be swapped while an older one exists.
-        """
-        size = self._t.set_size
-        for i, (k, cards) in enumerate(self._tabs[seat]):
-            if k == kind and len(cards) == size:
-                return i if WILD in cards else -1
-        return -1
 
     def _do_pass(self, a: Pass) -> None:
         self._log.append(a)
@@ -510,13 +561,6 @@ class CrittersState:
 
     def _do_reshuffle(self, a: Reshuffle) -> None:
         self._reshuffle(a.order)
-
-    # ----------------------------------------------------------------- refusals
-    def _refusal(self, action: Any) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal."""
-        from bestiary.critters.refusals import refusal
-
-        return refusal(self, action)
 
 
 _CARD_OF: dict[type, str] = {
@@ -540,4 +584,13 @@ _HANDLERS: dict[type, Any] = {
     Reshuffle: CrittersState._do_reshuffle,
 }
 
-__all__ = ["CardSet", "CrittersState"]
+
+def determinize(
+    state_or_view: CrittersState | dict[str, Any], player: str, rng: random.Random
+) -> CrittersState:
+    """``CrittersState.from_view`` of ``player``'s view (of a state, or the view itself)."""
+    view = state_or_view.view(player) if isinstance(state_or_view, CrittersState) else state_or_view
+    return CrittersState.from_view(view, player, rng)
+
+
+__all__ = ["CardSet", "CrittersState", "determinize"]

@@ -19,7 +19,9 @@ from bestiary.wild.objectives import (
     OBJECTIVE_BY_ID,
     Chronicle,
 )
-from bestiary.wild.record import Deal
+from bestiary.wild.setup import Deal
+from bestiary.wild.summary import summary_of
+from bestiary.wild.view import redact, seat_view
 
 NO_CARD = -1
 _NIGHTFALL = Nightfall()
@@ -211,8 +213,6 @@ class WildState:
         return counts
 
     def redact(self, event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-        from bestiary.wild.view import redact
-
         return redact(event, viewer)
 
     def apply(self, action: Any) -> list[dict[str, Any]]:
@@ -271,14 +271,10 @@ class WildState:
         return result
 
     def view(self, player: str | None) -> dict[str, Any]:
-        from bestiary.wild.view import seat_view
-
         return seat_view(self, player)
 
     def summary(self) -> dict[str, Any]:
-        from bestiary.wild.view import summary
-
-        return summary(self)
+        return summary_of(self)
 
     def header(self) -> dict[str, Any]:
         deal = self.deal
