@@ -27,7 +27,8 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
-from bestiary.core.game import get_game
+from bestiary.core.agent import bot_entries
+from bestiary.core.game import game_names, get_game
 from bestiary.server.live import free_port
 from bestiary.server.run import settle_heap
 
@@ -275,8 +276,11 @@ async def _thinking_table(
     go: asyncio.Event,
     clock: list[float],
 ) -> None:
-    """Critters games of one random player and seven ``ismcts`` bots, one after another: the
+    """Games of one random player and as many bots as the table seats of the registered bot
+    that thinks longest (today critters' ``ismcts``: seven of them), one after another: the
     bots think hard, and the probe shows whether other tables wait for them."""
+    slowest = max((e for name in game_names() for e in bot_entries(name)), key=lambda e: e.seconds)
+    seats = get_game(slowest.game).info.max_players
     await go.wait()
     sink = Level("thinking", 0)  # its moves are not the level's
     while time.monotonic() < clock[0]:
@@ -284,11 +288,11 @@ async def _thinking_table(
             await http.post(
                 "/api/tables",
                 json={
-                    "game": "critters",
-                    "seats": 8,
+                    "game": slowest.game,
+                    "seats": seats,
                     "name": "p1",
                     "start": True,
-                    "bots": [{"bot": "ismcts"}] * 7,
+                    "bots": [{"bot": slowest.name}] * (seats - 1),
                 },
             )
         ).json()
