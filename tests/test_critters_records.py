@@ -67,8 +67,8 @@ def test_new_game_header_carries_the_explicit_deal() -> None:
     ("players", "options", "reason"),
     [
         (NAMES, {"colour": "red"}, "unknown critters option 'colour'"),
-        (NAMES, {"set_size": 5}, "option set_size must be one of 3, 4, not 5"),
-        (NAMES, {"sets_to_win": "3"}, "option sets_to_win must be one of 3, 4, not '3'"),
+        (NAMES, {"set_size": 5}, "option set_size must be one of 2, 3, 4, not 5"),
+        (NAMES, {"sets_to_win": "3"}, "option sets_to_win must be one of 1, 2, 3, 4, not '3'"),
         (NAMES, {"hand_limit": 0}, "hand_limit must be a whole number"),
         (NAMES, {"set_size": 4, "sets_to_win": 4}, "not both"),
         ([*NAMES, "eve"], {"set_size": 4}, "for 2 to 4 players"),
@@ -318,5 +318,5 @@ def test_unknown_options_are_ignored_in_records_but_refused_for_new_games() -> N
     with pytest.raises(BadOption, match="unknown critters option 'colour'"):
         GAME.new_game(["ann", "bo"], {"colour": "red"}, seed=5)
     header["options"]["set_size"] = 5  # a known option is still checked in a record
-    with pytest.raises(BadOption, match="option set_size must be one of 3, 4, not 5"):
+    with pytest.raises(BadOption, match="option set_size must be one of 2, 3, 4, not 5"):
         GAME.from_header(header)

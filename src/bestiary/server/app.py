@@ -62,6 +62,9 @@ class CreateTable(BaseModel):
     answer_seconds: float | None = Field(default=None, gt=0, le=3600)
     grace_seconds: float | None = Field(default=None, ge=0, le=3600)
     tick_seconds: float | None = Field(default=None, gt=0, le=10)
+    bot_pause: float | None = Field(
+        default=None, ge=0, le=10, description="Turn-based games: seconds a bot's move waits."
+    )
     start: bool = Field(default=False, description="Start at once (every seat must be filled).")
 
 
@@ -205,6 +208,7 @@ def create_app(
             ),
             think_seconds=defaults.think_seconds,
             stand_in=defaults.stand_in,
+            bot_pause=defaults.bot_pause if request.bot_pause is None else request.bot_pause,
         )
         # The table is set up before anyone else can see it (no await until it is open), so a
         # refusal at any step leaves nothing stored or listed.

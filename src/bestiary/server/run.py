@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import gc
 import logging
 import resource
+import socket
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -72,7 +74,11 @@ def serve(
     quiet: bool = False,
     server: ServerSettings | None = None,
 ) -> None:
-    """Serve the lobby, the tables and the web client until interrupted."""
+    """Serve the lobby, the tables and the web client until interrupted.
+
+    Raises PortTaken (one sentence) before anything else happens if the port is in use.
+    """
+    check_port(host, port)  # first: a busy port must not print "serving" or restore tables
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
     limits = server or ServerSettings()
     room = descriptors_for(limits.max_connections)
@@ -81,10 +87,53 @@ def serve(
         limits = dataclasses.replace(limits, max_connections=room)
     app = create_app(db, settings, rate=rate, server=limits)
     settle_heap()
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     if not quiet:
-        print(f"bestiary is serving at http://{shown}:{port}/  (records in {db})", flush=True)
+        for line in addresses(host, port):
+            print(line, flush=True)
+        print(f"records in {db}", flush=True)
     uvicorn.Server(uvicorn_config(app, host, port, limits)).run()
+
+
+class PortTaken(OSError):
+    """The address cannot be listened on; the message says what to do."""
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise PortTaken if ``host:port`` cannot be bound right now (another server has it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                raise PortTaken(
+                    f"port {port} on {host} is already in use (another bestiary server?); "
+                    f"stop it or choose another port, e.g. make run PORT={port + 1}"
+                ) from None
+            raise PortTaken(f"cannot listen on {host}:{port} ({err.strerror})") from None
+
+
+def addresses(host: str, port: int) -> list[str]:
+    """What to open, and what to give friends: every address this server answers on."""
+    lines = [f"bestiary is serving at http://localhost:{port}/ (open it in your browser)"]
+    if host in ("0.0.0.0", "::"):
+        try:
+            names = socket.gethostbyname_ex(socket.gethostname())[2]
+        except OSError:
+            names = []
+        shared = [ip for ip in names if not ip.startswith("127.")]
+        for ip in shared:
+            lines.append(f"friends on your network open http://{ip}:{port}/")
+        if not shared:
+            lines.append(f"friends on your network open http://<this machine's address>:{port}/")
+    elif host not in ("127.0.0.1", "localhost", "::1"):
+        lines = [f"bestiary is serving at http://{host}:{port}/"]
+    else:
+        lines.append(
+            f"only this machine can connect; for friends: make run HOST=0.0.0.0 PORT={port}"
+        )
+    return lines
 
 
 # Young collections stay frequent and cheap; a full collection (which walks every live object:

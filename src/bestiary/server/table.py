@@ -63,10 +63,20 @@ class TableSettings:
     tick_seconds: float = _PACE.tick_seconds  # one tick of the driver's clock, live
     stand_in: str | None = None  # which bot stands in; None = default_bot within think_seconds
     think_seconds: float | None = None
+    # turn-based games: the time a bot's move waits, so people can follow it (None: the Pace's
+    # own, 4 ticks; `bestiary serve` and the lobby's form offer 1 s)
+    bot_pause: float | None = None
 
     @property
     def pace(self) -> Pace:
-        return Pace(tick_seconds=self.tick_seconds, answer_seconds=self.answer_seconds)
+        pause = _PACE.turn_pause_ticks
+        if self.bot_pause is not None:
+            pause = round(self.bot_pause / self.tick_seconds)
+        return Pace(
+            tick_seconds=self.tick_seconds,
+            answer_seconds=self.answer_seconds,
+            turn_pause_ticks=pause,
+        )
 
     def budget(self, real_time: bool) -> float:
         """A decision's time budget: the shortest reaction of a real-time bot (0.5 s by
@@ -83,6 +93,7 @@ class TableSettings:
             "tick_seconds": self.tick_seconds,
             "stand_in": self.stand_in,
             "think_seconds": self.think_seconds,
+            "bot_pause": self.bot_pause,
         }
 
     @classmethod
@@ -137,6 +148,7 @@ class Seat:
     agent: Agent | None = None  # the bot playing this seat (a bot seat or a stand-in)
     agent_name: str | None = None  # that bot's registered name
     grace: Handle | None = None
+    grace_due: float = 0.0  # table-clock time the grace period ends (while `grace` runs)
 
     @property
     def is_open(self) -> bool:
@@ -274,11 +286,17 @@ class Table:
             "options": self.options,
             "settings": self.settings.as_json(),
             "status": self.status,
-            "seats": [s.as_json() for s in self.seats],
+            "seats": [self._seat_json(s) for s in self.seats],
             "seq": self.seq,
             "winners": self.state.winners() if self.state and self.state.is_over else [],
             "created": self.created,
         }
+
+    def _seat_json(self, seat: Seat) -> dict[str, Any]:
+        shown = seat.as_json()
+        if seat.grace is not None:  # a client shows the countdown to the stand-in
+            shown["grace_seconds"] = round(max(0.0, seat.grace_due - self.clock.now()), 1)
+        return shown
 
     def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Seat a human called ``name``; returns (seat, token)."""
@@ -513,6 +531,7 @@ class Table:
         if self.status != "playing" or seat.bot is not None or seat.grace is not None:
             return
         seat.grace = self._later(self.settings.grace_seconds, lambda: self._grace_over(seat))
+        seat.grace_due = self.clock.now() + self.settings.grace_seconds
 
     def _all_connections(self) -> list[Connection]:
         conns = list(self.spectators)
@@ -835,16 +854,17 @@ class Table:
 
     # -- messages -------------------------------------------------------------------------
 
-    def _deadlines(self) -> dict[str, Any]:
-        """The driver's public timers, in seconds of play (the same scale as ``t``)."""
-        if self.match is None:
+    def _timers(self) -> dict[str, float]:
+        """The driver's public timers, as seconds left at this message (the clients'
+        countdowns): ``quiet`` (the quiet clock: wild's Nightfall) and ``answer`` (the answer
+        the table will give for a player who lets it run out)."""
+        if self.match is None or self.status != "playing":
             return {}
-        out: dict[str, Any] = {}
+        now = self._game_time()
+        out: dict[str, float] = {}
         for name, due in self.match.deadlines().items():
-            if isinstance(due, dict):
-                out[name] = {p: round(self._tick_time(d), 3) for p, d in due.items()}
-            else:
-                out[name] = round(self._tick_time(due), 3)
+            tick = min(due.values()) if isinstance(due, dict) else due
+            out[name] = round(max(0.0, self._tick_time(tick) - now), 1)
         return out
 
     def _state_message(
@@ -852,7 +872,7 @@ class Table:
         player: str | None,
         events: list[Event],
         ref: int | str | None,
-        deadlines: dict[str, Any] | None = None,
+        timers: dict[str, float] | None = None,
     ) -> str:
         state = self.state
         assert state is not None
@@ -865,8 +885,10 @@ class Table:
             "view": state.view(player),
             "legal": [a.to_event() for a in state.legal_actions(player)] if player else [],
             "over": over,
-            "deadlines": self._deadlines() if deadlines is None else deadlines,
         }
+        timers = self._timers() if timers is None else timers
+        if timers:
+            message["timers"] = timers
         if ref is not None:
             message["ref"] = ref
         if over:
@@ -882,17 +904,17 @@ class Table:
         state = self.state
         assert state is not None
         redact = state.redact
-        deadlines = self._deadlines()
+        timers = self._timers()
         sends: list[tuple[list[Connection], str]] = []
         for seat in self.seats:
             if not seat.connections:
                 continue
             shown = [redact(e, seat.name) for e in events]
             own = ref if seat.index == actor else None
-            text = self._state_message(seat.name, shown, own, deadlines)
+            text = self._state_message(seat.name, shown, own, timers)
             sends.append((list(seat.connections), text))
         if self.spectators:
-            text = self._state_message(None, [redact(e, None) for e in events], None, deadlines)
+            text = self._state_message(None, [redact(e, None) for e in events], None, timers)
             sends.append((list(self.spectators), text))
         return sends
 
