@@ -177,8 +177,8 @@ def create_app(
 
     @app.get("/api/decks")
     async def decks() -> list[dict[str, Any]]:
-        """The critters decks this server offers by name (``default`` and the operator's)."""
-        return [{"name": name, "deck": deck} for name, deck in lobby().decks.decks.items()]
+        """The decks this server offers by name, per game (``default`` and the operator's)."""
+        return lobby().decks.listing()
 
     @app.get("/api/tables")
     async def tables(

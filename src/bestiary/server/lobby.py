@@ -130,7 +130,7 @@ class Lobby:
             _check_number(key, value)  # inside a deck's content too
         for spec in info.options:
             if spec.kind == "deck" and spec.name in resolved:
-                content = self.decks.resolve(resolved.pop(spec.name))
+                content = self.decks.resolve(info, resolved.pop(spec.name))
                 if content is not None:  # None: the default deck, the game's own default
                     resolved[spec.name] = content
         return resolved
