@@ -14,7 +14,7 @@ from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.wild_encoding import WAIT, WildEncoding
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
-from bestiary.critters.view import determinize
+from bestiary.critters.state import determinize
 from bestiary.wild import GAME as WILD
 from bestiary.wild import Call, Discard, Meet, WildState
 
@@ -31,6 +31,9 @@ def _critters_after(players: int, seed: int, steps: int) -> CrittersState:
     for _ in range(steps):
         if state.is_over:
             break
+        if state.chance_due:
+            state.apply(state.chance_outcome(rng))
+            continue
         player = state.to_act
         assert player is not None
         state.apply(rng.choice(state.legal_actions(player)))

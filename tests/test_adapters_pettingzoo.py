@@ -23,7 +23,7 @@ from pettingzoo.test import (  # noqa: E402
 from bestiary.adapters import critters_v0, wild_v0  # noqa: E402
 from bestiary.core.errors import BadOption  # noqa: E402
 from bestiary.core.game import replay  # noqa: E402
-from bestiary.critters.view import determinize  # noqa: E402
+from bestiary.critters.state import determinize  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

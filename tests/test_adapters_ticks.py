@@ -57,7 +57,7 @@ def test_waits_and_the_nightfall_clock() -> None:
     assert table.quiet_share == pytest.approx(2 / 3)
     report = table.play_tick([None, None, None], [0, 1, 2])
     assert report.nightfall and table.state.is_over
-    assert table.state.actions_applied[-1] == Nightfall()
+    assert table.state.history[-1] == Nightfall()
     assert table.state.ended_by == []
 
 

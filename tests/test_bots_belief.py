@@ -8,12 +8,13 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bestiary.bots.critters_belief import Belief, unseen_cards
+from bestiary.bots.critters_belief import Belief
 from bestiary.bots.critters_search import IsmctsBot
 from bestiary.core.agent import make_bot
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import Down, Pass, PlaySet, UltimateCollector
 from bestiary.critters.cards import NO
+from bestiary.critters.view import unseen_cards
 from bestiary.search.ismcts import Budget
 
 PUBLIC = ("tableaus", "centre_pile", "hand_sizes", "draw_pile", "turn", "awaiting", "pending")
@@ -27,7 +28,9 @@ def _check_deal(belief: Belief, state: CrittersState, me: str, seed: int) -> Non
     for p in state.players:
         if p != me:
             dealt.update(world.hand(p))
-    assert dealt == unseen_cards(view)  # the hidden cards are the unseen ones, every one once
+    assert dealt == Counter(
+        unseen_cards(view, me)
+    )  # the hidden cards are the unseen ones, every one once
     assert {m for m in world.legal_actions(me)} == set(state.legal_actions(me))
 
 

@@ -14,7 +14,7 @@ from bestiary.bots.wild_view import legal_moves
 from bestiary.core.agent import bot_entries, make_bot
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
-from bestiary.critters.view import determinize
+from bestiary.critters.state import determinize
 from bestiary.search.ismcts import Budget
 from bestiary.wild import CREATURES
 from bestiary.wild import GAME as WILD
@@ -71,8 +71,10 @@ def test_critters_bots_decide_the_same_whatever_the_hidden_cards(seed: int, move
     for name in CRITTER_BOTS:
         if name == "ismcts":
             continue  # searched below with a small budget
-        mine = make_bot("critters", name, player, 7).act(state.view(player))
-        theirs = make_bot("critters", name, player, 7).act(twin.view(player))
+        legal = state.legal_actions(player)
+        assert twin.legal_actions(player) == legal
+        mine = make_bot("critters", name, player, 7).act(state.view(player), legal)
+        theirs = make_bot("critters", name, player, 7).act(twin.view(player), legal)
         assert mine == theirs
 
 
@@ -142,8 +144,10 @@ def test_wild_bots_ignore_cards_they_cannot_see(name: str) -> None:
     assert first.view("p1") == second.view("p1")
     assert first.summary() != second.summary()
     for seed in range(5):
-        a = make_bot("wild", name, "p1", seed).act(first.view("p1"))
-        b = make_bot("wild", name, "p1", seed).act(second.view("p1"))
+        legal = first.legal_actions("p1")
+        assert second.legal_actions("p1") == legal
+        a = make_bot("wild", name, "p1", seed).act(first.view("p1"), legal)
+        b = make_bot("wild", name, "p1", seed).act(second.view("p1"), legal)
         assert a == b
 
 

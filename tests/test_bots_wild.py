@@ -34,7 +34,7 @@ def _table(p1: list[str], p2: list[str]) -> WildState:
 
 def act(name: str, state: WildState, seed: int = 1) -> Any:
     bot = make_bot("wild", name, "p1", seed)
-    return bot.act(state.view("p1"))
+    return bot.act(state.view("p1"), state.legal_actions("p1"))
 
 
 def test_food_chain_helpers() -> None:

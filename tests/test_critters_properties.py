@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bestiary.core.errors import IllegalAction
+from bestiary.core.game import replay
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import (
     Allow,
@@ -28,7 +29,7 @@ from bestiary.critters.actions import (
 )
 from bestiary.critters.cards import WILD
 from bestiary.critters.refusals import _normal
-from bestiary.critters.view import determinize
+from bestiary.critters.state import determinize
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
@@ -159,15 +160,28 @@ def test_record_round_trip(game: tuple[CrittersState, int], salt: int, steps: in
     assert rebuilt.summary() == state.summary()
     assert rebuilt.draw_pile == state.draw_pile
     assert rebuilt.events() == state.events()
-    # A seed-only header deals the same and shuffles itself where the record has no reshuffle.
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32), st.integers(0, 400))
+def test_a_seed_only_record_takes_its_reshuffles_from_the_seed(
+    game: tuple[CrittersState, int], salt: int, steps: int
+) -> None:
+    state, _ = game
+    rng = random.Random(salt)
+    for _ in range(steps):  # every reshuffle the one the seed gives
+        if state.is_over:
+            break
+        if state.chance_due:
+            state.apply(state.chance_outcome(None))
+        else:
+            state.apply(rng.choice(state.legal_actions(state.actors[0])))
     header = state.header()
     del header["deck"]
-    lazy = GAME.from_header(header)
-    for event in state.events():
-        if event["do"] != "reshuffle":
-            lazy.apply(GAME.action_from_event(event))
+    lines = [(n + 2, e) for n, e in enumerate(state.events()) if e["do"] != "reshuffle"]
+    lazy = replay(header, lines)
     if state.events() and state.events()[-1]["do"] == "reshuffle":
-        assert lazy.chance_due  # it shuffles only when the next event comes
+        assert lazy.chance_due  # replay shuffles only when the next event comes
     else:
         assert lazy.summary() == state.summary()
 
@@ -215,3 +229,51 @@ def test_views_ignore_hidden_cards_and_determinize_matches_them(
     spectator = state.view(None)
     assert "hand" not in spectator
     assert spectator["hand_sizes"] == {p: len(state.hand(p)) for p in state.players}
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32))
+def test_swap_wild_changes_the_oldest_full_set_of_its_kind_holding_a_wild(
+    game: tuple[CrittersState, int], salt: int
+) -> None:
+    # RULINGS.md: swap_wild takes the older of the full sets of its kind that hold a wild; it
+    # is offered exactly when one does (and the player holds a critter of the kind).
+    state, _ = game
+    rng = random.Random(salt)
+    size = state.set_size
+    for _ in range(400):
+        if state.is_over:
+            break
+        if state.chance_due:
+            state.apply(state.chance_outcome(rng))
+            continue
+        actor = state.actors[0]
+        legal = state.legal_actions(actor)
+        row = state.tableau(actor)
+        holding = [i for i, s in enumerate(row) if s["full"] and WILD in s["cards"]]
+        for action in (a for a in legal if isinstance(a, SwapWild)):
+            assert action.kind in state.hand(actor)
+            target = next(i for i in holding if row[i]["kind"] == action.kind)
+            trial = state.clone()
+            trial.apply(action)
+            after = trial.tableau(actor)
+            assert after[target]["cards"].count(WILD) == row[target]["cards"].count(WILD) - 1
+            assert after[target]["full"] and len(after[target]["cards"]) == size
+            grown = next(
+                (i for i, s in enumerate(row) if s["kind"] == action.to and not s["full"]), None
+            )
+            for i, before in enumerate(row):
+                if i == grown:
+                    assert after[i]["cards"] == [*before["cards"], WILD]
+                elif i != target:
+                    assert after[i] == before
+            if grown is None:
+                assert after[len(row) :] == [{"kind": action.to, "cards": [WILD], "full": False}]
+        if state.awaiting is None and state.turn == actor:
+            # Offered for every kind with a full set holding a wild and a critter in hand, to
+            # every kind where one more wild would not make an all-wild full set.
+            blocked = {s["kind"] for s in row if s["cards"] == [WILD] * (size - 1)}
+            offered = {(a.kind, a.to) for a in legal if isinstance(a, SwapWild)}
+            for kind in {row[i]["kind"] for i in holding} & set(state.hand(actor)):
+                assert offered >= {(kind, to) for to in state.kinds if to not in blocked}
+        state.apply(rng.choice(legal))

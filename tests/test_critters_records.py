@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bestiary.core.errors import BadOption, IllegalAction, RecordError
+from bestiary.core.errors import BadOption, IllegalAction, MalformedEvent, RecordError
 from bestiary.core.game import Game, State, get_game, replay
 from bestiary.core.records import read_record, write_record
 from bestiary.critters import GAME
@@ -39,7 +39,7 @@ def test_registered_game_and_default_deck() -> None:
     game: Game = GAME  # mypy checks the Game and State protocols here
     state: State = GAME.new_game(["ann", "bo"], seed=1)
     assert get_game("critters") is game and state.players == ("ann", "bo")
-    assert (GAME.name, GAME.min_players, GAME.max_players) == ("critters", 2, 8)
+    assert (GAME.info.name, GAME.info.min_players, GAME.info.max_players) == ("critters", 2, 8)
     counts = DEFAULT_DECK.count_of()
     assert DEFAULT_DECK.kinds == (
         "fox", "owl", "frog", "hedgehog", "otter", "rabbit", "raccoon", "squirrel", "turtle",
@@ -67,8 +67,8 @@ def test_new_game_header_carries_the_explicit_deal() -> None:
     ("players", "options", "reason"),
     [
         (NAMES, {"colour": "red"}, "unknown critters option 'colour'"),
-        (NAMES, {"set_size": 5}, "set_size must be 3 or 4"),
-        (NAMES, {"sets_to_win": "3"}, "sets_to_win must be 3 or 4"),
+        (NAMES, {"set_size": 5}, "option set_size must be one of 3, 4, not 5"),
+        (NAMES, {"sets_to_win": "3"}, "option sets_to_win must be one of 3, 4, not '3'"),
         (NAMES, {"hand_limit": 0}, "hand_limit must be a whole number"),
         (NAMES, {"set_size": 4, "sets_to_win": 4}, "not both"),
         ([*NAMES, "eve"], {"set_size": 4}, "for 2 to 4 players"),
@@ -77,7 +77,7 @@ def test_new_game_header_carries_the_explicit_deal() -> None:
         ([f"p{i}" for i in range(9)], {}, "2 to 8 players, not 9"),
         (["ann", "ann"], {}, "unique"),
         (NAMES, {"first": "zed"}, "first must name one of the players"),
-        (NAMES, {"deck": 3}, "path of a TOML or JSON file"),
+        (NAMES, {"deck": 3}, "option deck must be a deck name or a deck's content"),
         ([f"p{i}" for i in range(8)], {"hand_limit": 10}, "too few to deal 10 to each of 8"),
     ],
 )
@@ -92,6 +92,27 @@ def test_bad_options_are_refused_in_one_sentence(
 def test_six_or_more_players_default_to_four_cards() -> None:
     assert GAME.new_game([f"p{i}" for i in range(6)], seed=1).hand_limit == 4
     assert GAME.new_game([f"p{i}" for i in range(5)], seed=1).hand_limit == 5
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"kinds": {"otter": 3, "frog": 3}, "wild": 4, "actions": {"game_changer": 2}},
+        {"otter": 3, "frog": 3, "wild": 4, "game_changer": 2},
+        ["otter"] * 3 + ["frog"] * 3 + ["wild"] * 4 + ["game_changer"] * 2,
+    ],
+)
+def test_deck_option_may_give_the_deck_inline(content: Any) -> None:
+    state = GAME.new_game(["ann", "bo"], {"deck": content}, seed=3)
+    assert sorted(state.header()["deck"]) == sorted(
+        ["otter"] * 3 + ["frog"] * 3 + ["wild"] * 4 + ["game_changer"] * 2
+    )
+    assert set(state.kinds) >= {"otter", "frog"}
+
+
+def test_inline_deck_content_is_checked_like_a_deck_file() -> None:
+    with pytest.raises(BadOption, match="option deck has a bad critter kind name 'Fox!'"):
+        GAME.new_game(["ann", "bo"], {"deck": {"Fox!": 20}}, seed=3)
 
 
 def test_deck_files_toml_and_json(tmp_path: Path) -> None:
@@ -199,14 +220,26 @@ def test_events_are_exactly_the_record_lines() -> None:
         ({"by": "a", "do": "fly"}, "unknown critters event 'fly'"),
         ({"by": "a", "do": "set", "kind": "fox", "cards": "fox"}, "'cards' as a list"),
         ({"by": "a", "do": "game_changer", "target": "b", "give": 1}, "'give' as an object"),
-        ({"by": "a", "do": "down", "card": "fox", "as": "owl"}, "only a wild is declared"),
+        ({"by": "a", "do": "down", "card": "fox", "as": 3}, "'as' as text or null"),
         ({"by": "a", "do": "down", "card": "wild"}, "needs a text 'as'"),
         ({"do": "reshuffle"}, "'order' as a list"),
+        ({"by": "a"}, "needs 'do'"),
+        (["down"], "must be a JSON object"),
     ],
 )
-def test_malformed_events_are_refused(event: dict[str, Any], reason: str) -> None:
-    with pytest.raises(IllegalAction, match=reason):
+def test_malformed_events_are_refused(event: Any, reason: str) -> None:
+    with pytest.raises(MalformedEvent, match=reason):
         GAME.action_from_event(event)
+
+
+def test_a_well_formed_action_the_rules_refuse_is_illegal_not_malformed() -> None:
+    # Parsing checks the shape; a critter card declared "as" a kind is the rules' to refuse.
+    event = {"by": "ann", "do": "down", "card": "fox", "as": "owl"}
+    action = GAME.action_from_event(event)
+    assert action == Down("ann", "fox", "owl")
+    state = GAME.new_game(["ann", "bo"], seed=3)
+    with pytest.raises(IllegalAction, match="only a wild is declared 'as' a kind"):
+        state.apply(action)
 
 
 def _reshuffling_game(tmp_path: Path) -> Any:

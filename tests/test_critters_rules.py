@@ -397,8 +397,9 @@ def test_swap_wild_to_the_same_kind_and_into_an_incomplete_set() -> None:
     refused(state, SwapWild("bo", "frog", "fox"), "no full frog set")
 
 
-def test_swap_wild_takes_the_older_full_set_only() -> None:
-    # RULINGS.md: with two full sets of a kind, a move naming the kind takes the older one.
+def test_swap_wild_takes_the_newer_full_set_when_only_it_holds_a_wild() -> None:
+    # RULINGS.md: with two full sets of a kind, swap_wild takes the older of those that hold
+    # a wild; the older fox set here has none, so the newer one is swapped.
     state = table(
         {
             "ann": ["fox", "fox", "fox", "wild", "frog", "fox"],
@@ -408,8 +409,43 @@ def test_swap_wild_takes_the_older_full_set_only() -> None:
     )
     play(state, PlaySet("ann", "fox", ("fox", "fox", "fox")), Down("bo", "owl"))
     play(state, PlaySet("ann", "fox", ("fox", "wild", "fox")), Down("bo", "owl"))
-    assert SwapWild("ann", "fox", "frog") not in state.legal_actions("ann")
-    refused(state, SwapWild("ann", "fox", "frog"), "older full fox set holds no wild")
+    assert SwapWild("ann", "fox", "frog") in state.legal_actions("ann")
+    play(state, SwapWild("ann", "fox", "frog"))
+    assert sets(state, "ann") == [
+        ("fox", ["fox", "fox", "fox"], True),
+        ("fox", ["fox", "fox", "fox"], True),
+        ("frog", ["wild"], False),
+    ]
+    assert state.hand("ann") == ["frog", "turtle"]
+
+
+def test_swap_wild_takes_the_older_of_two_full_sets_holding_a_wild() -> None:
+    state = table(
+        {
+            "ann": ["fox", "wild", "fox", "wild", "fox", "fox", "owl"],
+            "bo": ["owl"] * 7,
+        },
+        ["frog", "turtle", "fox", *FILLER],
+    )
+    play(state, PlaySet("ann", "fox", ("fox", "fox", "wild")), Down("bo", "owl"))
+    play(state, PlaySet("ann", "fox", ("fox", "fox", "wild")), Down("bo", "owl"))
+    play(state, SwapWild("ann", "fox", "owl"))
+    assert sets(state, "ann") == [
+        ("fox", ["fox", "fox", "fox"], True),
+        ("fox", ["fox", "fox", "wild"], True),
+        ("owl", ["wild"], False),
+    ]
+
+
+def test_swap_wild_is_refused_when_no_full_set_of_the_kind_holds_a_wild() -> None:
+    state = table(
+        {"ann": ["fox"] * 6 + ["frog"], "bo": ["owl"] * 7},
+        ["fox", "turtle", "fox", *FILLER],
+    )
+    play(state, PlaySet("ann", "fox", ("fox",) * 3), Down("bo", "owl"))
+    play(state, PlaySet("ann", "fox", ("fox",) * 3), Down("bo", "owl"))
+    assert not any(isinstance(a, SwapWild) for a in state.legal_actions("ann"))
+    refused(state, SwapWild("ann", "fox", "frog"), "ann has no full fox set holding a wild")
 
 
 def test_game_changer_completing_both_sets_makes_two_winners() -> None:

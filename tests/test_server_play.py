@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import httpx
@@ -12,7 +12,6 @@ import pytest
 from bestiary.core.agent import register_bot
 from bestiary.core.game import replay
 from bestiary.core.records import parse_lines
-from bestiary.critters.view import determinize
 from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.table import TableSettings
 
@@ -26,16 +25,11 @@ class PushyCritter:
         self.player = player
         self.rng = rng
 
-    def act(self, view: Mapping[str, Any]) -> Any | None:
-        state = determinize(dict(view), self.player, self.rng)
-        legal = state.legal_actions(self.player)
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         if not legal:
             return None
         pushy = [a for a in legal if a.to_event()["do"] in ACTION_CARDS]
         return (pushy or legal)[0]
-
-    def reaction_ticks(self) -> int:
-        return 1
 
 
 register_bot("critters", "test-pushy", "Test bot: plays action cards at its opponents.")(

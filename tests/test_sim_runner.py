@@ -3,75 +3,79 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
 from bestiary.core.agent import Agent
-from bestiary.core.game import replay
+from bestiary.core.driver import Match, Pace
+from bestiary.core.game import get_game, replay
 from bestiary.core.records import parse_lines
 from bestiary.sim.parallel import game_seed, run_games
 from bestiary.sim.runner import BotFault, GameSpec, play_game
 from bestiary.sim.seating import seat_bots, sim_specs
 from bestiary.sim.summary import summarize
-from bestiary.wild import Call, Withdraw
+from bestiary.wild import Call, Meet, Withdraw
 
 
 class Waiter:
-    """Never acts; counts how often it was asked and what it was given."""
+    """Never acts; counts how often it was asked, when, and what it was given."""
 
-    def __init__(self, player: str, reaction: int = 0) -> None:
+    def __init__(self, player: str) -> None:
         self.player = player
-        self.reaction = reaction
         self.asked = 0
         self.seen: list[Any] = []
 
-    def act(self, view: Mapping[str, Any]) -> Any | None:
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         self.asked += 1
         self.seen.append(view)
         return None
 
-    def reaction_ticks(self) -> int:
-        return self.reaction
 
-
-def test_wild_nightfall_after_the_tick_budget() -> None:
+def _waiters() -> tuple[list[Waiter], Any]:
     waiters: list[Waiter] = []
 
     def maker(game: str, name: str, player: str, seed: int) -> Agent:
         waiters.append(Waiter(player))
         return waiters[-1]
 
-    result = play_game(GameSpec(0, "wild", ("x", "x"), seed=5, nightfall_ticks=7), bot_maker=maker)
+    return waiters, maker
+
+
+def test_wild_nightfall_after_nightfall_seconds_without_a_meeting() -> None:
+    waiters, maker = _waiters()
+    spec = GameSpec(0, "wild", ("x", "x"), seed=5, options={"nightfall_seconds": 7})
+    result = play_game(spec, bot_maker=maker)
+    pace = Pace()
     assert result.ended == "nightfall"
-    assert result.ticks == 7
+    assert result.ticks == pace.ticks(7) == 28  # 7 s of 0.25 s ticks, the one real-time model
     assert result.length == 0
-    assert [w.asked for w in waiters] == [7, 7]
+    lo, hi = min(pace.reaction_ticks), max(pace.reaction_ticks)
+    assert all(28 // hi <= w.asked <= 28 // lo for w in waiters)
     assert result.outcomes == {"mate": 0, "eat": 0, "avoid": 0}
 
 
-def test_reaction_ticks_space_out_a_bots_turns() -> None:
-    waiters: list[Waiter] = []
+def test_reaction_ticks_space_out_a_bots_decisions() -> None:
+    state = get_game("wild").new_game(["a", "b"], seed=5)
+    ticks: list[int] = []
 
-    def maker(game: str, name: str, player: str, seed: int) -> Agent:
-        waiters.append(Waiter(player, reaction=2 if not waiters else 0))
-        return waiters[-1]
+    class Clocked(Waiter):
+        def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
+            ticks.append(match.tick)
+            return super().act(view, legal)
 
-    play_game(GameSpec(0, "wild", ("x", "x"), seed=5, nightfall_ticks=9), bot_maker=maker)
-    # Acting on ticks 1, 4, 7: after each act the slow bot sits out two ticks.
-    assert [w.asked for w in waiters] == [3, 9]
+    match = Match(get_game("wild"), state, {"a": Clocked("a")}, pace=Pace(reaction_ticks=(3,)))
+    match.advance(30)
+    assert ticks == list(range(3, 31, 3))  # a decision every 3 ticks, whatever it decided
 
 
-def test_bots_are_given_views_only() -> None:
-    waiters: list[Waiter] = []
-
-    def maker(game: str, name: str, player: str, seed: int) -> Agent:
-        waiters.append(Waiter(player))
-        return waiters[-1]
-
-    play_game(GameSpec(0, "wild", ("x", "x"), seed=3, nightfall_ticks=2), bot_maker=maker)
+def test_bots_are_given_views_and_their_legal_actions_only() -> None:
+    waiters, maker = _waiters()
+    spec = GameSpec(0, "wild", ("x", "x"), seed=3, options={"nightfall_seconds": 2})
+    play_game(spec, bot_maker=maker)
     for waiter in waiters:
+        assert waiter.seen
         for view in waiter.seen:
             assert type(view) is dict and view["you"] == waiter.player
             assert "packs" in view and all(isinstance(n, int) for n in view["packs"].values())
@@ -81,11 +85,8 @@ class Cheat:
     def __init__(self, player: str) -> None:
         self.player = player
 
-    def act(self, view: Mapping[str, Any]) -> Any | None:
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         return Withdraw(self.player)  # nothing on offer: the engine refuses it
-
-    def reaction_ticks(self) -> int:
-        return 0
 
 
 def test_an_illegal_bot_move_is_a_readable_fault() -> None:
@@ -111,26 +112,22 @@ def test_one_scripted_meeting_is_counted() -> None:
         def __init__(self, player: str) -> None:
             self.player = player
 
-        def act(self, view: Mapping[str, Any]) -> Any | None:
+        def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
             other = next(p for p in view["players"] if p != self.player)
             if view["meetings"]:
                 return None
             if view["offer"] is None:
                 return Call(self.player, view["hand"][0], "snerlep")
             if view["calls"][other] == "snerlep" and [self.player, other] not in view["asks"]:
-                from bestiary.wild import Meet
-
                 return Meet(self.player, other)
             return None
-
-        def reaction_ticks(self) -> int:
-            return 0
 
     def maker(game: str, name: str, player: str, seed: int) -> Agent:
         return Scripted(player)
 
+    spec = GameSpec(0, "wild", ("s", "s"), seed=2, options={"nightfall_seconds": 3})
     result = play_game(
-        GameSpec(0, "wild", ("s", "s"), seed=2, nightfall_ticks=3, keep_record=True),
+        GameSpec(spec.index, spec.game, spec.bots, spec.seed, spec.options, keep_record=True),
         bot_maker=maker,
     )
     assert sum(result.outcomes.values()) == 1

@@ -7,7 +7,7 @@ import asyncio
 import io
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ class Script:
         self.player = player
         self.events = list(events)
 
-    def act(self, view: Mapping[str, Any]) -> Any | None:
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any] = ()) -> Any | None:
         if not self.events:
             return None
         return GAME.action_from_event({"by": self.player, **self.events.pop(0)})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console, RenderableType
@@ -37,7 +37,7 @@ class Idle:
     def __init__(self, player: str) -> None:
         self.player = player
 
-    def act(self, view: Mapping[str, Any]) -> Any | None:
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any] = ()) -> Any | None:
         return None
 
     def reaction_ticks(self) -> int:

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bestiary.cli import app
-from bestiary.core.errors import BadOption, IllegalAction, RecordError
+from bestiary.core.errors import BadOption, IllegalAction, MalformedEvent, RecordError
 from bestiary.core.game import get_game, replay
 from bestiary.core.records import write_record
 from bestiary.wild import (
@@ -46,7 +46,7 @@ def header(**changes: Any) -> dict[str, Any]:
 def test_registered_under_its_name() -> None:
     game = get_game("wild")
     assert game is GAME
-    assert (game.name, game.min_players, game.max_players) == ("wild", 2, 6)
+    assert (game.info.name, game.info.min_players, game.info.max_players) == ("wild", 2, 6)
 
 
 @pytest.mark.parametrize(
@@ -64,8 +64,9 @@ def test_registered_under_its_name() -> None:
         ({"packs": None}, "either 'packs'"),
         ({"packs": None, "seed": "7"}, "seed must be an integer"),
         ({"options": {"mating_bonus": 1}}, "true or false"),
-        ({"options": {"nightfall_seconds": 0}}, "positive number"),
-        ({"options": {"nightfall_seconds": True}}, "positive number"),
+        ({"options": {"nightfall_seconds": 0}}, "nightfall_seconds must be a number from 1"),
+        ({"options": {"nightfall_seconds": True}}, "nightfall_seconds must be a number from 1"),
+        ({"options": {"nightfall_seconds": float("inf")}}, "must be a number from 1 to 3600"),
         ({"options": []}, "options must be an object"),
         ({"options": {"objectives": True}}, "no seed"),
         ({"options": {"objectives": True}, "objectives": {"ann": "eat_skeevil"}}, "each player"),
@@ -163,11 +164,18 @@ def test_events_parse_and_print_back(event: dict[str, Any], action: Any) -> None
         ({"by": "ann", "do": "discard"}, "needs 'card'"),
         ({"by": "ann", "do": "meet"}, "needs 'with'"),
         ({"by": "ann", "do": "meet", "with": ["bob"]}, "needs 'with'"),
+        ("draw", "must be a JSON object"),
     ],
 )
-def test_malformed_events_are_refused(event: dict[str, Any], message: str) -> None:
-    with pytest.raises(IllegalAction, match=message):
+def test_malformed_events_are_refused(event: Any, message: str) -> None:
+    with pytest.raises(MalformedEvent, match=message):
         action_from_event(event)
+
+
+def test_a_well_formed_action_the_rules_refuse_is_illegal_not_malformed() -> None:
+    action = GAME.action_from_event({"by": "zed", "do": "meet", "with": "ann"})
+    with pytest.raises(IllegalAction, match="'zed' is not playing at this table"):
+        GAME.from_header(header()).apply(action)
 
 
 def snapshot(state: WildState) -> tuple[Any, ...]:

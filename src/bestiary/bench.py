@@ -43,10 +43,7 @@ class EngineBench:
 def bench_engine(game: str, players: int, games: int, seed: int) -> EngineBench:
     """Play ``games`` seeded random games; time covers dealing, legal actions and apply."""
     rules = get_game(game)
-    if not rules.min_players <= players <= rules.max_players:
-        raise ValueError(
-            f"{game} takes {rules.min_players} to {rules.max_players} players, not {players}"
-        )
+    rules.info.check_player_count(players)
     if games < 1:
         raise ValueError("--games must be at least 1")
     names = [f"p{i + 1}" for i in range(players)]

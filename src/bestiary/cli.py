@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from bestiary.core.errors import RecordError
-from bestiary.core.game import GAME_NAMES, replay
+from bestiary.core.game import game_names, replay
 from bestiary.core.records import read_record
 
 app = typer.Typer(
@@ -30,8 +30,8 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _check_game(name: str) -> str:
-    if name not in GAME_NAMES:
-        raise _fail(f"unknown game {name!r}; choose one of {', '.join(GAME_NAMES)}")
+    if name not in game_names():
+        raise _fail(f"unknown game {name!r}; choose one of {', '.join(game_names())}")
     return name
 
 
@@ -122,7 +122,7 @@ def bench_command(
     if game == "server":
         from bestiary.server.loadtest import run_server_bench
 
-        served = list(GAME_NAMES[::-1]) if of == "both" else [_check_game(of)]
+        served = list(game_names()) if of == "both" else [_check_game(of)]
         try:
             counts = [int(n) for n in tables.split(",")]
         except ValueError:
@@ -222,9 +222,6 @@ def sim_command(
     report: Annotated[
         Path | None, typer.Option(help="Write a self-contained HTML report with plots.")
     ] = None,
-    nightfall_ticks: Annotated[
-        int, typer.Option(help="wild: ticks without a meeting before Nightfall.")
-    ] = 40,
     plan: Annotated[
         bool, typer.Option("--plan", help="Only say how many games a comparison needs.")
     ] = False,
@@ -259,7 +256,6 @@ def sim_command(
             as_json,
             out,
             report,
-            nightfall_ticks,
             " ".join(["bestiary", *sys.argv[1:]]),
         )
     except (ValueError, BadOption) as err:

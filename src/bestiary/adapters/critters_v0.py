@@ -39,10 +39,9 @@ Observation = dict[str, np.ndarray]
 
 def agent_names(players: int) -> list[str]:
     """The agents (and engine player names) of a table of ``players``."""
-    if not isinstance(players, int) or not GAME.min_players <= players <= GAME.max_players:
-        raise BadOption(
-            f"critters takes {GAME.min_players} to {GAME.max_players} players, not {players!r}"
-        )
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise BadOption(f"players must be a whole number, not {players!r}")
+    GAME.info.check_player_count(players)
     return [f"player_{i}" for i in range(players)]
 
 
@@ -122,6 +121,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         if encoding_for(state).size != self.encoding.size:
             raise BadOption("these game options change the action space: set them at make")
         self._state = state
+        self._settle_chance()
         self._moves = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -149,6 +149,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         state = self.game_state
         self._cumulative_rewards[agent] = 0.0
         state.apply(self.encoding.action(agent, int(action)))
+        self._settle_chance()
         self._moves += 1
         self._clear_rewards()
         if state.is_over:
@@ -162,6 +163,12 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         self._accumulate_rewards()
         to_act = state.to_act
         self.agent_selection = to_act if to_act is not None else agent
+
+    def _settle_chance(self) -> None:
+        """A reshuffle that is due is the env's seeded chance, never an agent's turn."""
+        state = self.game_state
+        while state.chance_due:
+            state.apply(state.chance_outcome(self._rng))
 
     def render(self) -> str | None:
         if self.render_mode is None:

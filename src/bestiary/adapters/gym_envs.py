@@ -36,6 +36,7 @@ from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.core.agent import Agent, make_bot
+from bestiary.core.driver import Pace
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
@@ -43,6 +44,8 @@ from bestiary.wild import GAME as WILD
 from bestiary.wild import WildAction
 
 Observation = dict[str, np.ndarray]
+
+PACE = Pace()  # bots decide as often as at a live table
 
 
 def _seating(
@@ -87,7 +90,12 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.players, self.learner, self.bot_names = _seating(
-            "critters", players, CRITTERS.min_players, CRITTERS.max_players, seat, opponents
+            "critters",
+            players,
+            CRITTERS.info.min_players,
+            CRITTERS.info.max_players,
+            seat,
+            opponents,
         )
         self.options = dict(options or {})
         probe = CRITTERS.new_game(self.players, self.options, seed=0)  # validates options
@@ -105,6 +113,7 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._state: CrittersState | None = None
         self._bots: dict[str, Agent] = {}
         self._moves = 0
+        self._chance = random.Random()
 
     @property
     def game_state(self) -> CrittersState:
@@ -121,6 +130,7 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if options and isinstance(options.get("game_options"), Mapping):
             game_options.update(options["game_options"])
         self._state = CRITTERS.new_game(self.players, game_options, seed=rng.randrange(2**63))
+        self._chance = random.Random(rng.randrange(2**63))
         bots = iter(self.bot_names)
         self._bots = {
             p: make_bot("critters", next(bots), p, rng.randrange(2**63))
@@ -161,10 +171,13 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _play_bots(self) -> None:
         state = self.game_state
         while not state.is_over and self._moves < self.max_moves:
+            if state.chance_due:  # a reshuffle: the env's seeded chance, not a move
+                state.apply(state.chance_outcome(self._chance))
+                continue
             player = state.to_act
             if player is None or player == self.learner:
                 return
-            choice = self._bots[player].act(state.view(player))
+            choice = self._bots[player].act(state.view(player), state.legal_actions(player))
             if choice is None:
                 raise RuntimeError(f"the {player} bot chose nothing on its critters turn")
             state.apply(choice)
@@ -194,7 +207,7 @@ class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.players, self.learner, self.bot_names = _seating(
-            "wild", players, WILD.min_players, WILD.max_players, seat, opponents
+            "wild", players, WILD.info.min_players, WILD.info.max_players, seat, opponents
         )
         self.options = dict(options or {})
         probe = WILD.new_game(self.players, self.options, seed=0)
@@ -255,10 +268,10 @@ class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if self._wait[player] > 0:
                 self._wait[player] -= 1
                 continue
-            choice = bot.act(state.view(player))
+            choice = bot.act(state.view(player), state.legal_actions(player))
             if choice is not None:
                 chosen[enc.seat[player]] = choice
-                self._wait[player] = bot.reaction_ticks()
+                self._wait[player] = self._rng.choice(PACE.reaction_ticks)
         order = list(range(enc.n))
         self._rng.shuffle(order)
         report = table.play_tick(chosen, order)

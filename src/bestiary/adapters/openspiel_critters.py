@@ -37,7 +37,7 @@ from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.spiel_cells import Cell, Shared
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import Reshuffle
-from bestiary.critters.view import determinize
+from bestiary.critters.state import determinize
 
 SHORT_NAME = "python_bestiary_critters"
 DEFAULT_PARAMS: dict[str, Any] = {

@@ -40,10 +40,9 @@ Observation = dict[str, np.ndarray]
 
 def agent_names(players: int) -> list[str]:
     """The agents (and engine player names) of a table of ``players``."""
-    if not isinstance(players, int) or not GAME.min_players <= players <= GAME.max_players:
-        raise BadOption(
-            f"wild takes {GAME.min_players} to {GAME.max_players} players, not {players!r}"
-        )
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise BadOption(f"players must be a whole number, not {players!r}")
+    GAME.info.check_player_count(players)
     return [f"player_{i}" for i in range(players)]
 
 

@@ -26,8 +26,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.rules import CrittersState
-from bestiary.critters.view import determinize
+from bestiary.critters.state import CrittersState, determinize
 
 View = Mapping[str, Any]
 
@@ -40,14 +39,11 @@ def legal_moves(view: View, rng: random.Random) -> list[Any]:
 
 
 class CritterBot:
-    """Base: one seat, a seeded RNG, no real-time reactions (critters is turn-based)."""
+    """Base: one seat and a seeded RNG (pacing is the driver's)."""
 
     def __init__(self, player: str, rng: random.Random) -> None:
         self.player = player
         self.rng = rng
-
-    def reaction_ticks(self) -> int:
-        return 0
 
     def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         moves = list(legal) if legal is not None else legal_moves(view, self.rng)
@@ -209,16 +205,18 @@ class GreedyBot(CritterBot):
         return greedy_move(moves, Position.from_view(view), self.rng)
 
 
-def _register(name: str, description: str, cls: type[CritterBot]) -> None:
+def _register(name: str, description: str, cls: type[CritterBot], rank: int) -> None:
     def factory(player: str, rng: random.Random) -> CritterBot:
         return cls(player, rng)
 
-    register_bot("critters", name, description)(factory)
+    register_bot("critters", name, description, rank=rank)(factory)
 
 
-_register("random", "Plays uniformly random legal moves.", RandomBot)
+# Ranks follow the ladder of docs/bots.md (higher is stronger).
+_register("random", "Plays uniformly random legal moves.", RandomBot, 0)
 _register(
     "greedy",
     "Completes sets, saves NO! for steals and turns Ultimate Collector on the leader.",
     GreedyBot,
+    1,
 )

@@ -17,15 +17,14 @@ Clues are what sensible players do, not rules, so each one is honoured with prob
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bestiary.critters.actions import GameChanger, HopOver, UltimateCollector
 from bestiary.critters.cards import NO
-from bestiary.critters.rules import CrittersState
-from bestiary.critters.view import determinize
+from bestiary.critters.state import CrittersState, determinize
+from bestiary.critters.view import unseen_cards
 
 View = Mapping[str, Any]
 
@@ -40,17 +39,6 @@ class Clue:
     excluded: frozenset[str]
     clean: int
     why: str
-
-
-def unseen_cards(view: View) -> Counter[str]:
-    """Every card the seat cannot see: the deck less its hand, the tableaus and the centre pile."""
-    unseen: Counter[str] = Counter(view["deck"])
-    unseen.subtract(view["hand"])
-    unseen.subtract(view["centre_pile"])
-    for sets in view["tableaus"].values():
-        for s in sets:
-            unseen.subtract(s["cards"])
-    return +unseen
 
 
 class Belief:
@@ -102,11 +90,9 @@ class Belief:
 
     def deal(self, view: View, rng: random.Random) -> tuple[dict[str, list[str]], list[str]]:
         """Other hands and the Draw Pile (top last), dealt from the unseen cards by the clues."""
-        pool = list(unseen_cards(view).elements())
+        pool = unseen_cards(dict(view), self.me)
         rng.shuffle(pool)
         sizes = {p: n for p, n in view["hand_sizes"].items() if p != self.me}
-        if len(pool) != sum(sizes.values()) + view["draw_pile"]:
-            raise ValueError("the view's hidden card counts do not match the deck")
         hands: dict[str, list[str]] = {p: [] for p in sizes}
         # Slot i of a player's hand must avoid every honoured clue that covers i cards or more;
         # the most demanding slots are dealt first, while the pool still has cards for them.

@@ -17,7 +17,7 @@ from typing import Any
 from bestiary.bots.critters import CritterBot, View, greedy_playout, legal_moves, ranked
 from bestiary.bots.critters_belief import Belief
 from bestiary.core.agent import register_bot
-from bestiary.critters.rules import CrittersState
+from bestiary.critters.state import CrittersState
 from bestiary.search.ismcts import Budget, Result, Searcher, Widening, search
 
 
@@ -113,6 +113,8 @@ class IsmctsBot(CritterBot):
     "ismcts",
     f"Searches {ISMCTS_ITERATIONS} deals per move (at most {ISMCTS_MILLIS / 1000:g} s), dealt by"
     " what the other players' answers and passes gave away, played out greedily.",
+    rank=2,
+    seconds=ISMCTS_MILLIS / 1000,
 )
 def _ismcts(player: str, rng: random.Random) -> IsmctsBot:
     return IsmctsBot(player, rng)

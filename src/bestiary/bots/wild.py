@@ -26,14 +26,15 @@ from bestiary.bots.wild_view import (
     payoff,
 )
 from bestiary.core.agent import register_bot
-from bestiary.wild import CREATURES, Call, Discard, Draw, Meet
+from bestiary.wild import CREATURES, Call, Discard, Draw, Meet, RevealOwn
 
-# How many ticks a bot lets pass after acting: the same human-like spread for every
-# personality, so that a win rate measures strategy, not reflexes.
-DEFAULT_REACTION = (0, 1, 1, 2)
 # Acts an unanswered offer waits before the bot re-thinks it, and before it throws a card away.
 PATIENCE = 3
 DESPERATION = 10
+# Decisions without a meeting anywhere at the table before a bot is fully restless: it then
+# meets whoever it must, because a table where nobody meets ends at Nightfall with nothing
+# scored (a line-up of careful bots used to stall there: docs/bots.md).
+RESTLESS = 30
 
 View = Mapping[str, Any]
 
@@ -41,16 +42,12 @@ View = Mapping[str, Any]
 class WildBot:
     """Shared table manners; subclasses choose offers and partners."""
 
-    def __init__(
-        self, player: str, rng: random.Random, reaction: tuple[int, ...] = DEFAULT_REACTION
-    ) -> None:
+    def __init__(self, player: str, rng: random.Random) -> None:
         self.player = player
         self.rng = rng
-        self.reaction = reaction
         self.waited = 0
-
-    def reaction_ticks(self) -> int:
-        return self.rng.choice(self.reaction)
+        self._quiet = 0  # own decisions since the table's last meeting
+        self._met = 0
 
     # --------------------------------------------------------------- what personalities choose
 
@@ -68,9 +65,19 @@ class WildBot:
 
     # --------------------------------------------------------------- table manners
 
+    def urgency(self) -> float:
+        """0 right after a meeting, rising to 1 after ``RESTLESS`` quiet decisions."""
+        return min(1.0, self._quiet / RESTLESS)
+
+    def _count_quiet(self, view: View) -> None:
+        met = len(view["meetings"])
+        self._quiet = 0 if met != self._met else self._quiet + 1
+        self._met = met
+
     def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         if view["over"]:
             return None
+        self._count_quiet(view)
         me = self.player
         hand: list[str] = view["hand"]
         offer = view["offer"]
@@ -138,17 +145,32 @@ class RandomBot(WildBot):
 
     It first picks a kind of move (draw, call, meet, ...) and then a move of that kind: picking
     among all moves alike would almost always make a Call (there are up to 15 of them) and
-    hardly ever meet, and a baseline that never meets says little.
+    hardly ever meet, and a baseline that never meets says little. For the same reason its
+    Calls are as often one already on the table (with a random card) as a random one, it
+    discards only now and then (``DISCARD``) and never turns up its own offer (the umpiring
+    move, RULINGS.md): a baseline that throws its cards away leaves the other players nobody
+    to meet, and the table stalls until Nightfall.
     """
+
+    DISCARD = 0.05
 
     def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         moves = list(legal) if legal is not None else legal_moves(view)
         if not moves or self.rng.random() < 0.25:
             return None
         kinds: dict[type, list[Any]] = {}
+        discards = self.rng.random() < self.DISCARD
         for move in moves:
-            kinds.setdefault(type(move), []).append(move)
+            if type(move) is not RevealOwn and (discards or type(move) is not Discard):
+                kinds.setdefault(type(move), []).append(move)
+        if not kinds:
+            return None
         kind = self.rng.choice(list(kinds))
+        if kind is Call:
+            heard = {c for p, c in view["calls"].items() if p != self.player and c}
+            echo = [m for m in kinds[Call] if m.call in heard]
+            if echo and self.rng.random() < 0.5:
+                return self.rng.choice(echo)
         return self.rng.choice(kinds[kind])
 
 
@@ -292,12 +314,16 @@ class ReaderBot(WildBot):
     def _best(self, view: View, call: str, other: str, unseen: Unseen) -> tuple[float, str]:
         return max((self.value(view, c, call, other, unseen), c) for c in set(self._held(view)))
 
+    def threshold(self) -> float:
+        """The least expected gain worth a meeting: lower the longer nobody has met."""
+        return self.THRESHOLD - self.urgency()
+
     def answer(self, view: View, other: str, call: str) -> str | None:
         gain, card = self._best(view, call, other, Unseen.from_view(view))
-        return card if gain > self.THRESHOLD else None
+        return card if gain > self.threshold() else None
 
     def agrees(self, view: View, other: str, card: str, call: str) -> bool:
-        return self.value(view, card, call, other, Unseen.from_view(view)) > self.THRESHOLD
+        return self.value(view, card, call, other, Unseen.from_view(view)) > self.threshold()
 
     def opening(self, view: View) -> tuple[str, str]:
         """The (card, Call) with the best expected value against the table as a whole."""
@@ -319,13 +345,17 @@ class CautiousBot(ReaderBot):
 
     DISTRUST = 0.35
 
+    def distrusts(self, view: View, other: str) -> bool:
+        """Whether ``other`` hunts too often to meet: the bar rises while nobody meets."""
+        bar = self.DISTRUST + (1.0 - self.DISTRUST) * self.urgency()
+        return Beliefs(view).hunting(other) > bar
+
     def opening(self, view: View) -> tuple[str, str]:
         # Never echo a distrusted player's Call: that only invites a meeting it will refuse.
-        beliefs = Beliefs(view)
         shunned = {
             call
             for player, call in view["calls"].items()
-            if player != self.player and call and beliefs.hunting(player) > self.DISTRUST
+            if player != self.player and call and self.distrusts(view, player)
         }
         card, call = super().opening(view)
         if call in shunned:
@@ -334,30 +364,34 @@ class CautiousBot(ReaderBot):
         return card, call
 
     def agrees(self, view: View, other: str, card: str, call: str) -> bool:
-        if Beliefs(view).hunting(other) > self.DISTRUST:
+        if self.distrusts(view, other):
             return False
         return super().agrees(view, other, card, call)
 
     def answer(self, view: View, other: str, call: str) -> str | None:
-        if Beliefs(view).hunting(other) > self.DISTRUST:
+        if self.distrusts(view, other):
             return None
         return super().answer(view, other, call)
 
 
-def _register(name: str, description: str, cls: type[WildBot]) -> None:
+def _register(name: str, description: str, cls: type[WildBot], rank: int) -> None:
     def factory(player: str, rng: random.Random) -> WildBot:
         return cls(player, rng)
 
-    register_bot("wild", name, description)(factory)
+    register_bot("wild", name, description, rank=rank)(factory)
 
 
-_register("random", "Plays random legal moves, pausing now and then.", RandomBot)
-_register("honest", "Always mates: offers its cards with their own Calls.", HonestBot)
-_register("hunter", "Always hunts: answers a Call with the creature that eats it.", HunterBot)
-_register("trickster", "Honest with the trusted; double-crosses callers it suspects.", TricksterBot)
+# Ranks follow the 4-player tournament of docs/balance.md (higher is stronger).
+_register("random", "Plays random legal moves, pausing now and then.", RandomBot, 0)
+_register("honest", "Always mates: offers its cards with their own Calls.", HonestBot, 1)
+_register("hunter", "Always hunts: answers a Call with the creature that eats it.", HunterBot, 2)
+_register(
+    "trickster", "Honest with the trusted; double-crosses callers it suspects.", TricksterBot, 3
+)
 _register(
     "reader",
     "Tracks how often each player hunts and picks card, Call and partner by expected points.",
     ReaderBot,
+    5,
 )
-_register("cautious", "A reader that refuses to meet players it distrusts.", CautiousBot)
+_register("cautious", "A reader that refuses to meet players it distrusts.", CautiousBot, 4)

@@ -1,14 +1,16 @@
 """Agents (bots) and their registry: every interface picks bots by name from here.
 
-An agent plays one seat and receives only that seat's ``view`` (DESIGN.md: hidden information
-never leaks). It owns a seeded ``random.Random`` so that the same seed gives the same play.
+An agent plays one seat and receives only that seat's ``view`` and its legal actions
+(DESIGN.md: hidden information never leaks; agents never re-derive the rules). It owns a
+seeded ``random.Random`` so that the same seed gives the same play. How often an agent is
+asked is the driver's business (``bestiary.core.driver.Pace``), the same everywhere.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,16 +18,13 @@ from typing import Any, Protocol
 class Agent(Protocol):
     """A bot in one seat.
 
-    ``act`` gets the seat's current view and returns an action to apply, or ``None`` to wait
-    (wild is real-time: waiting is a choice). ``reaction_ticks`` is how many ticks the bot lets
-    pass before acting again (simulation ticks; the server turns ticks into seconds).
+    ``act`` gets the seat's current view and its legal actions, and returns one of those
+    actions, or ``None`` to wait (wild is real-time: waiting is a choice).
     """
 
     player: str
 
-    def act(self, view: Mapping[str, Any]) -> Any | None: ...
-
-    def reaction_ticks(self) -> int: ...
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None: ...
 
 
 AgentFactory = Callable[[str, random.Random], Agent]
@@ -33,20 +32,30 @@ AgentFactory = Callable[[str, random.Random], Agent]
 
 @dataclass(frozen=True)
 class BotEntry:
+    """A registered bot. ``rank`` orders bots by strength (higher is stronger, as measured in
+    docs/bots.md); ``seconds`` is about how long it thinks per decision at its defaults."""
+
     game: str
     name: str
     description: str
     factory: AgentFactory
+    rank: int = 0
+    seconds: float = 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "rank": self.rank}
 
 
 _BOTS: dict[tuple[str, str], BotEntry] = {}
 
 
-def register_bot(game: str, name: str, description: str) -> Callable[[AgentFactory], AgentFactory]:
+def register_bot(
+    game: str, name: str, description: str, rank: int = 0, seconds: float = 0.0
+) -> Callable[[AgentFactory], AgentFactory]:
     """Decorator: register ``factory(player, rng) -> Agent`` as bot ``name`` for ``game``."""
 
     def decorate(factory: AgentFactory) -> AgentFactory:
-        _BOTS[(game, name)] = BotEntry(game, name, description, factory)
+        _BOTS[(game, name)] = BotEntry(game, name, description, factory, rank, seconds)
         return factory
 
     return decorate
@@ -66,6 +75,20 @@ def bot_entries(game: str) -> list[BotEntry]:
     """Every registered bot for ``game``, by name."""
     _load_bots()
     return sorted((e for (g, _), e in _BOTS.items() if g == game), key=lambda e: e.name)
+
+
+def default_bot(game: str, budget_seconds: float | None = None) -> str:
+    """The strongest bot for ``game`` that decides within ``budget_seconds`` (None: any).
+
+    This one choice is the stand-in at a live table and the default in the browser and the
+    terminal. ValueError if the game has no bot at all.
+    """
+    entries = bot_entries(game)
+    if not entries:
+        raise ValueError(f"no bot is registered for {game}")
+    fitting = [e for e in entries if budget_seconds is None or e.seconds <= budget_seconds]
+    best = max(fitting or entries, key=lambda e: (e.rank, -e.seconds, e.name))
+    return best.name
 
 
 def make_bot(game: str, name: str, player: str, seed: int) -> Agent:

@@ -7,6 +7,13 @@ class IllegalAction(ValueError):
     """An action the rules refuse at this point of the game; the state is unchanged."""
 
 
+class MalformedEvent(ValueError):
+    """An event line that is not an action at all (unknown ``do``, missing or ill-typed keys).
+
+    Distinct from IllegalAction: a malformed event never reached the rules.
+    """
+
+
 class BadOption(ValueError):
     """A game option (or player list, or deck) that cannot make a game."""
 

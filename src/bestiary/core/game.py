@@ -2,19 +2,23 @@
 
 An engine is a mutable ``State`` with ``clone()``, ``legal_actions(player)``, ``apply(action)``.
 Actions are small frozen dataclasses whose ``to_event()`` is exactly an event line of RECORDS.md.
+Games describe themselves (``GameInfo``) and register by name; the registry is the one list of
+games: the built-in ones come from the ``bestiary.games`` entry points, a test may add its own
+with ``register_game``. Nothing outside a game package names a game.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Mapping, Sequence
+from importlib.metadata import entry_points
 from typing import Any, Protocol, Self
 
 from bestiary.core.errors import RecordError
+from bestiary.core.info import GameInfo
 from bestiary.core.records import Event, Header
 
-GAME_NAMES = ("wild", "critters")
+ENTRY_POINT_GROUP = "bestiary.games"
 
 
 class Action(Protocol):
@@ -22,17 +26,41 @@ class Action(Protocol):
 
 
 class State(Protocol):
-    """One game in progress. Player arguments are player names (as in records)."""
+    """One game in progress. Player arguments are player names (as in records).
+
+    Everything a driver needs is here, so no driver probes a state's attributes.
+    """
 
     players: tuple[str, ...]
 
     @property
     def is_over(self) -> bool: ...
 
+    @property
+    def actors(self) -> tuple[str, ...]:
+        """The players who may act now (empty once over, or while a chance event is due)."""
+
+    @property
+    def chance_due(self) -> bool:
+        """Whether the next event must be a chance event (sampled by the driver)."""
+
+    def chance_outcome(self, rng: random.Random | None = None) -> Any:
+        """A chance event drawn with ``rng``; None: the one the record's own seed gives."""
+
+    @property
+    def progress(self) -> int:
+        """Grows whenever something restarts the quiet clock (wild: a meeting)."""
+
+    def quiet_action(self) -> Any | None:
+        """What the table plays when the quiet clock runs out (wild: Nightfall), if anything."""
+
+    def timeout_action(self, player: str) -> Any | None:
+        """What the table plays for ``player`` whose time to answer ran out, if anything."""
+
     def legal_actions(self, player: str) -> list[Any]: ...
 
-    def apply(self, action: Any) -> None:
-        """Apply a legal action or raise IllegalAction (state unchanged)."""
+    def apply(self, action: Any) -> list[Event]:
+        """Apply a legal action or raise IllegalAction (state unchanged); the events it made."""
 
     def clone(self) -> Self: ...
 
@@ -40,8 +68,17 @@ class State(Protocol):
 
     def scores(self) -> dict[str, int]: ...
 
+    def ending(self) -> str | None:
+        """How the game ended, in one word (None while in play)."""
+
+    def tallies(self) -> dict[str, int]:
+        """Counts of the game's notable outcomes so far (wild: meetings by outcome)."""
+
     def view(self, player: str | None) -> dict[str, Any]:
         """What ``player`` may see (``None``: a spectator), JSON-shaped."""
+
+    def redact(self, event: Event, viewer: str | None) -> Event:
+        """``event`` as ``viewer`` may see it (``None``: a spectator); the one place per game."""
 
     def summary(self) -> dict[str, Any]:
         """The final-state object of ``bestiary replay --json`` (RECORDS.md)."""
@@ -49,16 +86,18 @@ class State(Protocol):
     def header(self) -> Header:
         """The record header: explicit deal, options, players, seed if any."""
 
+    @property
+    def history(self) -> Sequence[Any]:
+        """Every action applied so far, chance events included, in order."""
+
     def events(self) -> list[Event]:
-        """Every event applied so far, chance events included, as record lines."""
+        """``history`` as record lines."""
 
 
 class Game(Protocol):
-    """A game module's entry point, registered by name."""
+    """A game package's entry point (its ``GAME``), registered by its info's name."""
 
-    name: str
-    min_players: int
-    max_players: int
+    info: GameInfo
 
     def new_game(
         self,
@@ -71,29 +110,71 @@ class Game(Protocol):
         """Build the starting state from a record header; BadOption/ValueError if it can't."""
 
     def action_from_event(self, event: Event) -> Any:
-        """Parse one event line; IllegalAction (with a reason) if it is malformed."""
+        """Parse one event line; MalformedEvent (with a reason) if it is not an action."""
 
     def random_playout(self, state: State, rng: random.Random, max_steps: int) -> int:
         """Play random legal actions until the game ends; return the number of steps."""
 
 
+_GAMES: dict[str, Game] = {}
+_LOADED = False
+
+
+def register_game(game: Game) -> Game:
+    """Add ``game`` to the registry under its info's name (replacing a game of that name)."""
+    _GAMES[game.info.name] = game
+    return game
+
+
+def unregister_game(name: str) -> None:
+    """Take a game out of the registry (tests that registered a game of their own)."""
+    _load_builtins()
+    _GAMES.pop(name, None)
+
+
+def _load_builtins() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        game = point.load()
+        _GAMES.setdefault(game.info.name, game)
+
+
+def game_names() -> tuple[str, ...]:
+    """Every registered game, in registration order."""
+    _load_builtins()
+    return tuple(_GAMES)
+
+
+def games() -> tuple[Game, ...]:
+    _load_builtins()
+    return tuple(_GAMES.values())
+
+
 def get_game(name: str) -> Game:
-    """The registered game called ``name`` (``wild`` or ``critters``)."""
-    if name not in GAME_NAMES:
-        raise KeyError(f"unknown game {name!r}; choose one of {', '.join(GAME_NAMES)}")
-    module = importlib.import_module(f"bestiary.{name}")
-    game: Game = module.GAME
+    """The registered game called ``name``; KeyError with one sentence if there is none."""
+    _load_builtins()
+    game = _GAMES.get(name)
+    if game is None:
+        known = ", ".join(_GAMES) or "none"
+        raise KeyError(f"unknown game {name!r}; choose one of {known}")
     return game
 
 
 def replay(header: Header, events: Sequence[tuple[int, Event]]) -> State:
     """Rebuild a game from a parsed record, stopping at the first bad line.
 
-    Raises RecordError naming the line, the event and the reason.
+    A record that carries no chance events (a deal from a seed alone) gets each one from its
+    seed where it is due. Raises RecordError naming the line, the event and the reason.
     """
     name = header.get("game")
-    if not isinstance(name, str) or name not in GAME_NAMES:
-        raise RecordError(1, f"header names no known game (got {name!r}; expected wild/critters)")
+    known = game_names()
+    if not isinstance(name, str) or name not in known:
+        raise RecordError(
+            1, f"header names no known game (got {name!r}; expected {'/'.join(known)})"
+        )
     version = header.get("version", 1)
     if version != 1:
         raise RecordError(1, f"record version {version!r} is not supported (expected 1)")
@@ -104,10 +185,18 @@ def replay(header: Header, events: Sequence[tuple[int, Event]]) -> State:
         raise RecordError(1, f"bad header: {_reason(err)}") from None
     for line, event in events:
         try:
-            state.apply(game.action_from_event(event))
+            action = game.action_from_event(event)
+            if state.chance_due and not _is_chance(event):
+                state.apply(state.chance_outcome(None))
+            state.apply(action)
         except ValueError as err:
             raise RecordError(line, f"event {_short(event)} is refused: {_reason(err)}") from None
     return state
+
+
+def _is_chance(event: Event) -> bool:
+    # RECORDS.md: a chance event is one with no `by` (the table's own).
+    return "by" not in event
 
 
 def _reason(err: BaseException) -> str:

@@ -7,6 +7,6 @@
 """
 
 from bestiary.critters.game import GAME, CrittersGame
-from bestiary.critters.rules import CrittersState
+from bestiary.critters.state import CrittersState
 
 __all__ = ["GAME", "CrittersGame", "CrittersState"]

@@ -10,10 +10,11 @@ SwapWild(by='bo', kind='owl', to='fox')
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bestiary.core.errors import IllegalAction
+from bestiary.core.errors import MalformedEvent
 from bestiary.core.records import Event
 from bestiary.critters.cards import WILD
 
@@ -192,69 +193,84 @@ CrittersAction = (
 )
 
 
-def action_from_event(event: Event) -> CrittersAction:
-    """Parse one record event; IllegalAction naming what is wrong if it is malformed."""
+def action_from_event(event: Any) -> CrittersAction:
+    """Parse one record event; MalformedEvent naming what is wrong if it is not an action.
+
+    Parsing checks the event's shape only; whether the rules allow the action is ``apply``'s
+    to say (IllegalAction).
+    """
     if not isinstance(event, dict):
-        raise IllegalAction("an event must be a JSON object")
+        raise MalformedEvent("an event must be a JSON object")
     do = event.get("do")
-    if do == "reshuffle":
-        return Reshuffle(_cards(event, "order"))
-    by = _text(event, "by")
-    match do:
-        case "down":
-            card = _text(event, "card")
-            if card == WILD:
-                return Down(by, WILD, _text(event, "as"))
-            if "as" in event and event["as"] is not None:
-                raise IllegalAction("only a wild is declared 'as' a kind")
-            return Down(by, card)
-        case "set":
-            return PlaySet(by, _text(event, "kind"), _cards(event, "cards"))
-        case "complete":
-            return Complete(by, _text(event, "kind"), _cards(event, "cards"))
-        case "hop_over":
-            return HopOver(by, _text(event, "target"), _text(event, "kind"), _text(event, "card"))
-        case "game_changer":
-            give, take = _object(event, "give"), _object(event, "take")
-            return GameChanger(
-                by,
-                _text(event, "target"),
-                _text(give, "kind", "give"),
-                _text(give, "card", "give"),
-                _text(take, "kind", "take"),
-                _text(take, "card", "take"),
-            )
-        case "ultimate_collector":
-            return UltimateCollector(by, _text(event, "target"), _text(event, "kind"))
-        case "no":
-            return SayNo(by)
-        case "allow":
-            return Allow(by)
-        case "swap_wild":
-            return SwapWild(by, _text(event, "kind"), _text(event, "to"))
-        case "pass":
-            return Pass(by)
-        case "discard":
-            return Discard(by, _text(event, "card"))
-    raise IllegalAction(f"unknown critters event {do!r}")
+    if not isinstance(do, str):
+        raise MalformedEvent("an event needs 'do' naming the action")
+    parse = _PARSERS.get(do)
+    if parse is None:
+        raise MalformedEvent(f"unknown critters event {do!r} ({', '.join(_PARSERS)})")
+    return parse(event)
 
 
-def _text(obj: dict[str, Any], key: str, inside: str = "the event") -> str:
+def _down(event: Event) -> Down:
+    by, card = _text(event, "by"), _text(event, "card")
+    if card == WILD:
+        return Down(by, WILD, _text(event, "as"))
+    declared = event.get("as")
+    if declared is not None and not isinstance(declared, str):
+        raise MalformedEvent(f"the down event needs 'as' as text or null (got {declared!r})")
+    return Down(by, card, declared)  # a critter declared "as" a kind: the rules refuse it
+
+
+def _game_changer(event: Event) -> GameChanger:
+    give, take = _object(event, "give"), _object(event, "take")
+    return GameChanger(
+        _text(event, "by"),
+        _text(event, "target"),
+        _text(give, "kind", "give"),
+        _text(give, "card", "give"),
+        _text(take, "kind", "take"),
+        _text(take, "card", "take"),
+    )
+
+
+_PARSERS: dict[str, Callable[[Event], CrittersAction]] = {
+    "down": _down,
+    "set": lambda e: PlaySet(_text(e, "by"), _text(e, "kind"), _cards(e, "cards")),
+    "complete": lambda e: Complete(_text(e, "by"), _text(e, "kind"), _cards(e, "cards")),
+    "hop_over": lambda e: HopOver(
+        _text(e, "by"), _text(e, "target"), _text(e, "kind"), _text(e, "card")
+    ),
+    "game_changer": _game_changer,
+    "ultimate_collector": lambda e: UltimateCollector(
+        _text(e, "by"), _text(e, "target"), _text(e, "kind")
+    ),
+    "no": lambda e: SayNo(_text(e, "by")),
+    "allow": lambda e: Allow(_text(e, "by")),
+    "swap_wild": lambda e: SwapWild(_text(e, "by"), _text(e, "kind"), _text(e, "to")),
+    "pass": lambda e: Pass(_text(e, "by")),
+    "discard": lambda e: Discard(_text(e, "by"), _text(e, "card")),
+    "reshuffle": lambda e: Reshuffle(_cards(e, "order")),
+}
+
+
+def _text(obj: dict[str, Any], key: str, inside: str | None = None) -> str:
     value = obj.get(key)
     if not isinstance(value, str) or not value:
-        raise IllegalAction(f"{inside} needs a text '{key}' (got {value!r})")
+        where = f"the event's {inside!r}" if inside else f"the {obj.get('do')} event"
+        raise MalformedEvent(f"{where} needs a text {key!r} (got {value!r})")
     return value
 
 
 def _cards(obj: dict[str, Any], key: str) -> tuple[str, ...]:
     value = obj.get(key)
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise IllegalAction(f"the event needs '{key}' as a list of card names")
+        raise MalformedEvent(f"the {obj.get('do')} event needs {key!r} as a list of card names")
     return tuple(value)
 
 
 def _object(obj: dict[str, Any], key: str) -> dict[str, Any]:
     value = obj.get(key)
     if not isinstance(value, dict):
-        raise IllegalAction(f"the event needs '{key}' as an object with kind and card")
+        raise MalformedEvent(
+            f"the {obj.get('do')} event needs {key!r} as an object with kind and card"
+        )
     return value

@@ -126,6 +126,26 @@ def load_deck_file(path: str | Path) -> Deck:
     return deck_from_spec(spec, where)
 
 
+def deck_from_option(value: object) -> Deck:
+    """The deck an option names: a deck file's path, or a deck's content given inline.
+
+    Content is a deck file's object (``kinds``, ``wild``, ``actions``), an object of
+    card: count, or a list of cards.
+    """
+    where = "option deck"
+    if isinstance(value, str):
+        return load_deck_file(value)
+    if isinstance(value, list):
+        return deck_of_cards(value, where)
+    if not isinstance(value, Mapping):
+        raise BadOption(f"{where} must name a deck file or give a deck's content")
+    if "kinds" in value:
+        return deck_from_spec(dict(value), where)
+    kinds = {k: n for k, n in value.items() if k not in NON_CRITTERS}
+    actions = {k: n for k, n in value.items() if k in ACTION_CARDS}
+    return make_deck(kinds, value.get(WILD, 0), actions, where)
+
+
 def deck_of_cards(cards: list[str], where: str = "the header's deck") -> Deck:
     """The composition of an explicit deck list (kinds in a fixed order, whatever the shuffle)."""
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):

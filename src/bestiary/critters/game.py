@@ -10,25 +10,16 @@ from bestiary.core.errors import BadOption
 from bestiary.core.game import State
 from bestiary.core.records import Event, Header
 from bestiary.critters.actions import CrittersAction, action_from_event
-from bestiary.critters.cards import DEFAULT_DECK, Deck, deck_of_cards, load_deck_file
-from bestiary.critters.rules import CrittersState
-from bestiary.critters.setup import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    OPTION_NAMES,
-    Table,
-    check_deal,
-    check_players,
-    read_options,
-)
+from bestiary.critters.cards import DEFAULT_DECK, Deck, deck_from_option, deck_of_cards
+from bestiary.critters.info import INFO
+from bestiary.critters.setup import check_players, deal_table, read_options
+from bestiary.critters.state import CrittersState
 
 
 class CrittersGame:
     """The critter set-collection game (registered as ``critters``)."""
 
-    name = "critters"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+    info = INFO
 
     def new_game(
         self,
@@ -38,11 +29,8 @@ class CrittersGame:
     ) -> CrittersState:
         """Shuffle the deck with ``random.Random(seed)`` and deal (a random seed if None)."""
         names = check_players(players)
-        set_size, sets_to_win, hand_limit, first = read_options(names, options)
-        path = (options or {}).get("deck")
-        if path is not None and not isinstance(path, str):
-            raise BadOption(f"option deck must be the path of a TOML or JSON file, not {path!r}")
-        deck = DEFAULT_DECK if path is None else load_deck_file(path)
+        opts = read_options(names, options)
+        deck = DEFAULT_DECK if opts.deck is None else deck_from_option(opts.deck)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -50,9 +38,8 @@ class CrittersGame:
         rng = random.Random(seed)
         cards = deck.cards()
         rng.shuffle(cards)
-        check_deal(cards, len(names), hand_limit)
-        table = Table(names, set_size, sets_to_win, hand_limit, deck, tuple(cards), first, seed)
-        return CrittersState(table, seed, auto_chance=True)
+        table = deal_table(names, opts, deck, cards, seed)
+        return CrittersState.deal(table, seed)
 
     def from_header(self, header: Header) -> CrittersState:
         """The starting state of a record: its explicit deck, or the deal its seed makes."""
@@ -63,12 +50,11 @@ class CrittersGame:
         options = header.get("options") or {}
         if not isinstance(options, dict):
             raise BadOption("the header's 'options' must be an object")
-        # Unknown option names are ignored, as RECORDS.md says of every unknown key; a deck
-        # file option means nothing here, since a record carries its deck (or its seed).
-        options = {k: v for k, v in options.items() if k in OPTION_NAMES and k != "deck"}
+        # A deck option means nothing here: a record carries its deck (or its seed).
+        options = {k: v for k, v in options.items() if k != "deck"}
         if "first" in header:
             options["first"] = header["first"]
-        set_size, sets_to_win, hand_limit, first = read_options(names, options)
+        opts = read_options(names, options, from_record=True)
         seed = header.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadOption(f"the header's seed must be a whole number, not {seed!r}")
@@ -85,9 +71,8 @@ class CrittersGame:
             random.Random(seed).shuffle(deal)
         else:
             raise BadOption("the header needs an explicit 'deck' list or a 'seed'")
-        check_deal(deal, len(names), hand_limit)
-        table = Table(names, set_size, sets_to_win, hand_limit, deck, tuple(deal), first, seed)
-        return CrittersState(table, chance_seed, auto_chance=False)
+        table = deal_table(names, opts, deck, deal, seed)
+        return CrittersState.deal(table, chance_seed)
 
     def action_from_event(self, event: Event) -> CrittersAction:
         return action_from_event(event)
@@ -96,16 +81,7 @@ class CrittersGame:
         """Random legal play by whoever must act (chance included) until the end or max_steps."""
         if not isinstance(state, CrittersState):
             raise TypeError("random_playout needs a CrittersState")
-        steps = 0
-        choice = rng.choice
-        while steps < max_steps and state._winners is None:
-            if state._chance:
-                state.apply(state.chance_outcome(rng))
-            else:
-                seat = state._awaiting if state._awaiting >= 0 else state._turn
-                state._do(choice(state._legal(seat)))
-            steps += 1
-        return steps
+        return state.random_playout(rng, max_steps)
 
 
 GAME = CrittersGame()

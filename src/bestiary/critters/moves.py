@@ -6,7 +6,8 @@ per-game lists of ready-made actions live in the game's ``Table``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 from bestiary.critters.actions import (
     Complete,
@@ -19,9 +20,8 @@ from bestiary.critters.actions import (
     UltimateCollector,
 )
 from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, ULTIMATE_COLLECTOR, WILD
-
-if TYPE_CHECKING:
-    from bestiary.critters.rules import CrittersState
+from bestiary.critters.setup import Table
+from bestiary.critters.tableau import CardSet, fills_with_wilds
 
 _CACHE: dict[tuple[Any, ...], Any] = {}
 
@@ -37,32 +37,32 @@ def interned(cls: Any, *args: Any) -> Any:
     return action
 
 
-def turn_moves(state: CrittersState, p: int, by: str) -> list[CrittersAction]:
-    """Every move but pass/discard for the turn player ``p``."""
-    t = state._t
+def turn_moves(
+    t: Table, hand: Sequence[str], tabs: Sequence[Sequence[CardSet]], p: int, by: str
+) -> list[CrittersAction]:
+    """Every move but pass/discard for the turn player ``p`` (seat) holding ``hand``.
+
+    ``tabs`` is every seat's tableau, in seat order.
+    """
     size = t.set_size
     kinds = t.kinds
     players = t.players
-    hand = state._hands[p]
     cnt: dict[str, int] = {}
     for c in hand:
         cnt[c] = cnt.get(c, 0) + 1
     wilds = cnt.get(WILD, 0)
     last = size - 1
     inc: dict[str, tuple[str, ...]] = {}
-    wild_full: set[str] = set()
-    full_seen: set[str] = set()
+    wild_full: set[str] = set()  # kinds with a full set holding a wild (swap_wild)
     blocked: set[str] = set()  # kinds where one more wild would make an all-wild full set
-    for kind, cards in state._tabs[p]:
+    for kind, cards in tabs[p]:
         n_cards = len(cards)
         if n_cards < size:
             inc[kind] = cards
             if n_cards == last and cards.count(WILD) == last:
                 blocked.add(kind)
-        elif kind not in full_seen:  # only the older full set of a kind can be swapped into
-            full_seen.add(kind)
-            if WILD in cards:
-                wild_full.add(kind)
+        elif WILD in cards:
+            wild_full.add(kind)
     memo = t.memo
     cget = _CACHE.get
     acts: list[CrittersAction] = []
@@ -100,7 +100,7 @@ def turn_moves(state: CrittersState, p: int, by: str) -> list[CrittersAction]:
     if HOP_OVER in cnt:
         for step in range(1, n):
             q = (p + step) % n
-            for kind, cards in state._tabs[q]:
+            for kind, cards in tabs[q]:
                 if len(cards) < size:
                     if kind in cards:
                         add(
@@ -116,7 +116,7 @@ def turn_moves(state: CrittersState, p: int, by: str) -> list[CrittersAction]:
         give = [(k, c) for k, cards in inc.items() for c in (k, WILD) if c in cards]
         for step in range(1, n):
             q = (p + step) % n
-            theirs_inc = {k: c for k, c in state._tabs[q] if len(c) < size}
+            theirs_inc = {k: c for k, c in tabs[q] if len(c) < size}
             if not theirs_inc:
                 continue
             take = [(k, c) for k, cards in theirs_inc.items() for c in (k, WILD) if c in cards]
@@ -136,7 +136,7 @@ def turn_moves(state: CrittersState, p: int, by: str) -> list[CrittersAction]:
         for step in range(1, n):
             q = (p + step) % n
             seen: list[str] = []
-            for kind, cards in state._tabs[q]:
+            for kind, cards in tabs[q]:
                 if len(cards) == size and kind not in seen:
                     seen.append(kind)
                     add(
@@ -144,8 +144,3 @@ def turn_moves(state: CrittersState, p: int, by: str) -> list[CrittersAction]:
                         or interned(UltimateCollector, by, players[q], kind)
                     )
     return acts
-
-
-def fills_with_wilds(cards: tuple[str, ...] | None, last: int) -> bool:
-    """Would one more wild make this incomplete set an all-wild full set?"""
-    return cards is not None and len(cards) == last and all(c == WILD for c in cards)

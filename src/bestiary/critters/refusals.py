@@ -6,11 +6,13 @@ specific reasons here only have to explain; the last check is membership in the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from bestiary.critters.actions import (
     Allow,
     Complete,
+    CrittersAction,
     Discard,
     Down,
     GameChanger,
@@ -22,9 +24,18 @@ from bestiary.critters.actions import (
     UltimateCollector,
 )
 from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, NO, ULTIMATE_COLLECTOR, WILD
+from bestiary.critters.tableau import CardSet, fills_with_wilds, has_full, incomplete, swappable
+from bestiary.critters.view import Seen
 
-if TYPE_CHECKING:
-    from bestiary.critters.rules import CrittersState
+
+class Position(Seen, Protocol):
+    """What the refusals read of a game: a view's read-outs, and by seat its hands and sets
+    and legal actions (the checks compare against ``legal_at``)."""
+
+    def hand_at(self, seat: int) -> Sequence[str]: ...
+    def tableau_at(self, seat: int) -> Sequence[CardSet]: ...
+    def legal_at(self, seat: int) -> list[CrittersAction]: ...
+
 
 _ACTION_CARD = {
     HopOver: HOP_OVER,
@@ -33,7 +44,7 @@ _ACTION_CARD = {
 }
 
 
-def refusal(state: CrittersState, action: Any) -> str | None:
+def refusal(state: Position, action: Any) -> str | None:
     """The reason ``action`` is illegal in ``state``, or None if it is legal."""
     kind_of_action = type(action)
     if kind_of_action not in _CHECKS:
@@ -52,7 +63,7 @@ def refusal(state: CrittersState, action: Any) -> str | None:
             return f"{awaiting} must first answer the {card} played against them"
         if not answering:
             return f"{by} must answer the {card} with no or allow"
-        if kind_of_action is SayNo and NO not in state._hands[p]:
+        if kind_of_action is SayNo and NO not in state.hand_at(p):
             return f"{by} holds no 'no' card"
         return None
     if answering:
@@ -62,7 +73,7 @@ def refusal(state: CrittersState, action: Any) -> str | None:
     reason: str | None = _CHECKS[kind_of_action](state, p, action)
     if reason is not None:
         return reason
-    if _normal(action) not in state._legal(p):
+    if _normal(action) not in state.legal_at(p):
         return f"{action!r} is not legal now"
     return None
 
@@ -78,11 +89,11 @@ def _normal(action: Any) -> Any:
     return action
 
 
-def _has(state: CrittersState, p: int, cards: Any) -> str | None:
-    hand = list(state._hands[p])
+def _has(state: Position, p: int, cards: Any) -> str | None:
+    hand = list(state.hand_at(p))
     for card in cards:
         if card not in hand:
-            return f"{state.players[p]} does not hold {_enough(card, cards)}"
+            return f"{state.table.players[p]} does not hold {_enough(card, cards)}"
         hand.remove(card)
     return None
 
@@ -92,13 +103,13 @@ def _enough(card: str, cards: Any) -> str:
     return f"{n} × {card}" if n > 1 else f"a {card} card"
 
 
-def _kind(state: CrittersState, kind: str) -> str | None:
-    if kind not in state.kinds:
+def _kind(state: Position, kind: str) -> str | None:
+    if kind not in state.table.kinds:
         return f"{kind!r} is not a critter kind of this deck"
     return None
 
 
-def _target(state: CrittersState, p: int, target: str) -> str | None:
+def _target(state: Position, p: int, target: str) -> str | None:
     q = state.table.seat.get(target)
     if q is None:
         return f"{target!r} is not playing in this game"
@@ -107,12 +118,13 @@ def _target(state: CrittersState, p: int, target: str) -> str | None:
     return None
 
 
-def _incomplete(state: CrittersState, seat: int, kind: str) -> tuple[str, ...] | None:
-    i = state._incomplete(seat, kind)
-    return None if i < 0 else state._tabs[seat][i][1]
+def _incomplete(state: Position, seat: int, kind: str) -> tuple[str, ...] | None:
+    tableau = state.tableau_at(seat)
+    i = incomplete(tableau, kind, state.table.set_size)
+    return None if i < 0 else tableau[i][1]
 
 
-def _check_down(state: CrittersState, p: int, a: Down) -> str | None:
+def _check_down(state: Position, p: int, a: Down) -> str | None:
     if a.card == WILD:
         if a.as_ is None:
             return "a wild put down must be declared as a kind"
@@ -122,22 +134,22 @@ def _check_down(state: CrittersState, p: int, a: Down) -> str | None:
     return _kind(state, a.card) or _has(state, p, [a.card])
 
 
-def _all_wild(state: CrittersState, seat: int, kind: str) -> str | None:
-    if state._all_wild_if_arrives(seat, kind, WILD):
-        name = state.players[seat]
+def _all_wild(state: Position, seat: int, kind: str) -> str | None:
+    if fills_with_wilds(_incomplete(state, seat, kind), state.table.set_size - 1):
+        name = state.table.players[seat]
         return f"that would give {name} a full {kind} set made only of wilds"
     return None
 
 
-def _check_cards(state: CrittersState, kind: str, cards: tuple[str, ...]) -> str | None:
+def _check_cards(state: Position, kind: str, cards: tuple[str, ...]) -> str | None:
     bad = [c for c in cards if c not in (kind, WILD)]
     if bad:
         return f"a {kind} set holds only {kind} cards and wilds, not {bad[0]}"
     return None
 
 
-def _check_set(state: CrittersState, p: int, a: PlaySet) -> str | None:
-    size = state.set_size
+def _check_set(state: Position, p: int, a: PlaySet) -> str | None:
+    size = state.table.set_size
     reason = _kind(state, a.kind) or _check_cards(state, a.kind, a.cards)
     if reason:
         return reason
@@ -148,14 +160,14 @@ def _check_set(state: CrittersState, p: int, a: PlaySet) -> str | None:
     return _has(state, p, a.cards)
 
 
-def _check_complete(state: CrittersState, p: int, a: Complete) -> str | None:
+def _check_complete(state: Position, p: int, a: Complete) -> str | None:
     reason = _kind(state, a.kind) or _check_cards(state, a.kind, a.cards)
     if reason:
         return reason
     cards = _incomplete(state, p, a.kind)
     if cards is None:
         return f"{a.by} has no incomplete {a.kind} set to complete"
-    need = state.set_size - len(cards)
+    need = state.table.set_size - len(cards)
     if len(a.cards) != need:
         return f"the {a.kind} set needs exactly {need} more card(s), not {len(a.cards)}"
     if a.kind not in cards and a.kind not in a.cards:
@@ -163,7 +175,7 @@ def _check_complete(state: CrittersState, p: int, a: Complete) -> str | None:
     return _has(state, p, a.cards)
 
 
-def _check_hop_over(state: CrittersState, p: int, a: HopOver) -> str | None:
+def _check_hop_over(state: Position, p: int, a: HopOver) -> str | None:
     reason = _has(state, p, [HOP_OVER]) or _target(state, p, a.target) or _kind(state, a.kind)
     if reason:
         return reason
@@ -175,7 +187,7 @@ def _check_hop_over(state: CrittersState, p: int, a: HopOver) -> str | None:
     return _all_wild(state, p, a.kind) if a.card == WILD else None
 
 
-def _check_game_changer(state: CrittersState, p: int, a: GameChanger) -> str | None:
+def _check_game_changer(state: Position, p: int, a: GameChanger) -> str | None:
     reason = _has(state, p, [GAME_CHANGER]) or _target(state, p, a.target)
     if reason:
         return reason
@@ -192,39 +204,37 @@ def _check_game_changer(state: CrittersState, p: int, a: GameChanger) -> str | N
     return mine_after or (_all_wild(state, q, a.give_kind) if a.give_card == WILD else None)
 
 
-def _check_ultimate_collector(state: CrittersState, p: int, a: UltimateCollector) -> str | None:
+def _check_ultimate_collector(state: Position, p: int, a: UltimateCollector) -> str | None:
     reason = _has(state, p, [ULTIMATE_COLLECTOR]) or _target(state, p, a.target)
     if reason:
         return reason
     q = state.table.seat[a.target]
-    if not any(k == a.kind and len(c) == state.set_size for k, c in state._tabs[q]):
+    if not has_full(state.tableau_at(q), a.kind, state.table.set_size):
         return f"{a.target} has no full {a.kind} set"
     return None
 
 
-def _check_swap_wild(state: CrittersState, p: int, a: SwapWild) -> str | None:
+def _check_swap_wild(state: Position, p: int, a: SwapWild) -> str | None:
     reason = _kind(state, a.kind) or _kind(state, a.to) or _has(state, p, [a.kind])
     if reason:
         return reason
-    if state._full_with_wild(p, a.kind) < 0:
-        if not any(k == a.kind and len(c) == state.set_size for k, c in state._tabs[p]):
-            return f"{a.by} has no full {a.kind} set holding a wild"
-        return f"{a.by}'s older full {a.kind} set holds no wild (a move takes the older set)"
+    if swappable(state.tableau_at(p), a.kind, state.table.set_size) < 0:
+        return f"{a.by} has no full {a.kind} set holding a wild"
     return _all_wild(state, p, a.to)
 
 
-def _check_pass(state: CrittersState, p: int, a: Pass) -> str | None:
-    held = len(state._hands[p])
-    if held > state.hand_limit:
-        return f"{a.by} holds {held} cards, above the hand limit of {state.hand_limit}: play one"
+def _check_pass(state: Position, p: int, a: Pass) -> str | None:
+    held, limit = len(state.hand_at(p)), state.table.hand_limit
+    if held > limit:
+        return f"{a.by} holds {held} cards, above the hand limit of {limit}: play one"
     return None
 
 
-def _check_discard(state: CrittersState, p: int, a: Discard) -> str | None:
-    held = len(state._hands[p])
-    if held <= state.hand_limit:
+def _check_discard(state: Position, p: int, a: Discard) -> str | None:
+    if len(state.hand_at(p)) <= state.table.hand_limit:
         return "a discard is only for a hand above the limit (pass instead)"
-    if state._moves(p, a.by):
+    # Above the limit the legal list is either the moves or, when there are none, discards.
+    if any(type(legal) is not Discard for legal in state.legal_at(p)):
         return "a discard is only forced when no other move is legal"
     return _has(state, p, [a.card])
 

@@ -8,10 +8,7 @@ from typing import Any
 
 from bestiary.core.errors import BadOption
 from bestiary.critters.cards import Deck
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8
-OPTION_NAMES = ("set_size", "sets_to_win", "hand_limit", "deck", "first")
+from bestiary.critters.info import INFO
 
 
 @dataclass(frozen=True)
@@ -53,47 +50,56 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
         raise BadOption("player names must be non-empty text")
     if len(set(names)) != len(names):
         raise BadOption("player names must be unique")
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise BadOption(f"critters takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+    INFO.check_player_count(len(names))
     return names
 
 
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options of one game, checked and resolved against the table."""
+
+    set_size: int
+    sets_to_win: int
+    hand_limit: int
+    first: int  # a seat
+    deck: Any  # the deck option as given (a file path or a deck's content), or None
+
+
 def read_options(
-    players: tuple[str, ...], options: Mapping[str, Any] | None
-) -> tuple[int, int, int, int]:
-    """Validate options; return (set_size, sets_to_win, hand_limit, first seat)."""
-    opts = dict(options or {})
-    unknown = [key for key in opts if key not in OPTION_NAMES]
-    if unknown:
-        raise BadOption(
-            f"unknown critters option {unknown[0]!r} (known: {', '.join(OPTION_NAMES)})"
-        )
-    set_size = _choice(opts, "set_size", 3)
-    sets_to_win = _choice(opts, "sets_to_win", 3)
+    players: tuple[str, ...], options: Mapping[str, Any] | None, *, from_record: bool = False
+) -> Options:
+    """Options checked by the game's schema (``INFO``), then the checks that span options.
+
+    A record ignores option names it does not know (RECORDS.md); a new game refuses them.
+    """
+    given = {**INFO.defaults(), **INFO.check_options(options, from_record=from_record)}
+    set_size, sets_to_win = given["set_size"], given["sets_to_win"]
     if set_size == 4 and sets_to_win == 4:
         raise BadOption("choose one longer variant: set_size 4 or sets_to_win 4, not both")
     if (set_size == 4 or sets_to_win == 4) and len(players) > 4:
         raise BadOption("the longer variants (set_size 4, sets_to_win 4) are for 2 to 4 players")
-    default_limit = 4 if len(players) >= 6 else 5
-    hand_limit = opts.get("hand_limit", default_limit)
-    if not isinstance(hand_limit, int) or isinstance(hand_limit, bool) or not 1 <= hand_limit <= 20:
-        raise BadOption(f"option hand_limit must be a whole number 1 to 20, not {hand_limit!r}")
-    first = opts.get("first", players[0])
+    hand_limit = given["hand_limit"]
+    if hand_limit is None:
+        hand_limit = 4 if len(players) >= 6 else 5
+    first = given["first"]
+    if first is None:
+        first = players[0]
     if first not in players:
         raise BadOption(f"option first must name one of the players, not {first!r}")
-    return set_size, sets_to_win, hand_limit, players.index(first)
+    return Options(set_size, sets_to_win, hand_limit, players.index(first), given["deck"])
 
 
-def _choice(opts: dict[str, Any], name: str, default: int) -> int:
-    value = opts.get(name, default)
-    if value not in (3, 4) or isinstance(value, bool):
-        raise BadOption(f"option {name} must be 3 or 4, not {value!r}")
-    return int(value)
-
-
-def check_deal(deal: Sequence[str], players: int, hand_limit: int) -> None:
-    if len(deal) < players * hand_limit:
+def deal_table(
+    players: tuple[str, ...], options: Options, deck: Deck, deal: Sequence[str], seed: int | None
+) -> Table:
+    """The table of a game dealt from ``deal`` (the whole deck, in order, top first)."""
+    needed = len(players) * options.hand_limit
+    if len(deal) < needed:
         raise BadOption(
-            f"the deck has {len(deal)} cards, too few to deal {hand_limit} to each of "
-            f"{players} players"
+            f"the deck has {len(deal)} cards, too few to deal {options.hand_limit} to each of "
+            f"{len(players)} players"
         )
+    return Table(
+        players, options.set_size, options.sets_to_win, options.hand_limit, deck, tuple(deal),
+        options.first, seed,
+    )  # fmt: skip

@@ -1,23 +1,55 @@
-"""What one seat may see (an allow-list), and determinization for search.
+"""What one seat may see (an allow-list), and what a view says of the cards it hides.
 
-``view_of`` is the only thing bots, encoders and clients receive. ``determinize`` builds a full
-state consistent with a view by re-dealing every card the viewer cannot see (other hands and
-the Draw Pile order) from the unseen cards; it never looks at the true hidden cards.
+``view_of`` is the only thing bots, encoders and clients receive; it reads a state only through
+the public read-outs ``Seen`` lists. ``CrittersState.from_view`` (determinization for search)
+re-deals what a view hides from ``unseen_cards``, on the table ``table_of_view`` rebuilds; it
+never looks at the true hidden cards.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import Any, Protocol
 
 from bestiary.core.errors import BadOption
-from bestiary.critters.actions import action_from_event
+from bestiary.core.records import Event
+from bestiary.critters.actions import CrittersAction
 from bestiary.critters.cards import ACTION_CARDS, WILD, make_deck
-from bestiary.critters.rules import CardSet, CrittersState
 from bestiary.critters.setup import Table
+from bestiary.critters.tableau import CardSet
 
 
-def view_of(state: CrittersState, player: str | None) -> dict[str, Any]:
+class Seen(Protocol):
+    """What a view may read of a game: public facts, and a hand only for its own seat."""
+
+    players: tuple[str, ...]
+
+    @property
+    def table(self) -> Table: ...
+    @property
+    def turn(self) -> str | None: ...
+    @property
+    def awaiting(self) -> str | None: ...
+    @property
+    def pending(self) -> CrittersAction | None: ...
+    @property
+    def chance_due(self) -> bool: ...
+    @property
+    def quiet_turns(self) -> int: ...
+    @property
+    def began_with_empty_draw_pile(self) -> bool: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def draw_pile_size(self) -> int: ...
+    @property
+    def centre_pile(self) -> list[str]: ...
+    def hand(self, player: str) -> list[str]: ...
+    def hand_size(self, player: str) -> int: ...
+    def tableau(self, player: str) -> list[dict[str, Any]]: ...
+    def winners(self) -> list[str]: ...
+
+
+def view_of(state: Seen, player: str | None) -> dict[str, Any]:
     """``player``'s view (``None``: a spectator, who sees no hand), JSON-shaped."""
     t = state.table
     if player is not None and player not in t.seat:
@@ -35,9 +67,9 @@ def view_of(state: CrittersState, player: str | None) -> dict[str, Any]:
     if player is not None:
         view["hand"] = state.hand(player)
     view |= {
-        "hand_sizes": {p: len(state._hands[i]) for i, p in enumerate(t.players)},
+        "hand_sizes": {p: state.hand_size(p) for p in t.players},
         "tableaus": {p: state.tableau(p) for p in t.players},
-        "draw_pile": len(state._draw),
+        "draw_pile": state.draw_pile_size,
         "centre_pile": state.centre_pile,
         "turn": state.turn,
         "awaiting": state.awaiting,
@@ -51,21 +83,23 @@ def view_of(state: CrittersState, player: str | None) -> dict[str, Any]:
     return view
 
 
-def determinize(
-    state_or_view: CrittersState | dict[str, Any], player: str, rng: random.Random
-) -> CrittersState:
-    """A full state that ``player`` cannot tell from the real one, hidden cards dealt by ``rng``.
+def redact(event: Event, viewer: str | None) -> Event:
+    """``event`` as ``viewer`` may see it: a reshuffle's order is the new Draw Pile, which
+    nobody sees; every other critters event is public.
 
-    The result owns its own chance seed (it reshuffles by itself during search) and has no record
-    history: its ``header()`` describes no real deal.
+    >>> redact({"do": "reshuffle", "order": ["fox", "no"]}, "ann")
+    {'do': 'reshuffle'}
     """
-    view = state_or_view.view(player) if isinstance(state_or_view, CrittersState) else state_or_view
+    if event.get("do") == "reshuffle":
+        return {k: v for k, v in event.items() if k != "order"}
+    return event
+
+
+def unseen_cards(view: dict[str, Any], player: str) -> list[str]:
+    """Every card ``player``'s view hides (other hands and the Draw Pile), in deck order."""
     if view.get("you") != player or "hand" not in view:
         raise BadOption(f"determinize needs {player}'s own view (with their hand)")
-    players = tuple(view["players"])
-    counts: dict[str, int] = dict(view["deck"])
-    kinds = list(view["kinds"])
-    unseen = dict(counts)
+    unseen: dict[str, int] = dict(view["deck"])
     seen: list[str] = list(view["hand"]) + list(view["centre_pile"])
     for sets in view["tableaus"].values():
         for s in sets:
@@ -78,7 +112,14 @@ def determinize(
     hidden = sum(n for p, n in view["hand_sizes"].items() if p != player) + view["draw_pile"]
     if len(pool) != hidden:
         raise BadOption("the view's hidden card counts do not match the deck")
-    rng.shuffle(pool)
+    return pool
+
+
+def table_of_view(view: dict[str, Any]) -> Table:
+    """The table a view describes (players, options, deck; no deal): shared by every state
+    determinized from views of one game, so that their ready-made action lists are too."""
+    players = tuple(view["players"])
+    counts: dict[str, int] = dict(view["deck"])
     options = view["options"]
     key = (players, tuple(sorted(options.items())), view["first"], tuple(counts.items()))
     table = _TABLES.get(key)
@@ -86,7 +127,7 @@ def determinize(
         if len(_TABLES) > 256:
             _TABLES.clear()
         deck = make_deck(
-            {k: counts[k] for k in kinds},
+            {k: counts[k] for k in view["kinds"]},
             counts.get(WILD, 0),
             {a: counts.get(a, 0) for a in ACTION_CARDS},
         )
@@ -100,40 +141,13 @@ def determinize(
             players.index(view["first"]),
             None,
         )
-    state = object.__new__(CrittersState)
-    state._t = table
-    state.players = players
-    state._chance_seed = rng.getrandbits(64)
-    state._shuffles = 0
-    state._auto = True
-    hands: list[list[str]] = []
-    for p in players:
-        if p == player:
-            hands.append(list(view["hand"]))
-        else:
-            n = view["hand_sizes"][p]
-            hands.append(pool[:n])
-            del pool[:n]
-    state._hands = hands
-    state._draw = pool
-    state._centre = list(view["centre_pile"])
-    state._tabs = [[_card_set(s) for s in view["tableaus"][p]] for p in players]
-    seat = table.seat
-    over = bool(view["over"])
-    state._turn = seat[view["turn"]] if view["turn"] is not None else table.first
-    state._awaiting = seat[view["awaiting"]] if view["awaiting"] is not None else -1
-    state._pending = None if view["pending"] is None else action_from_event(view["pending"])
-    state._chance = bool(view["chance_due"])
-    state._quiet = int(view["quiet_turns"])
-    state._began_empty = bool(view["began_with_empty_draw_pile"])
-    state._winners = tuple(seat[w] for w in view["winners"]) if over else None
-    state._log = []
-    return state
+    return table
 
 
 _TABLES: dict[Any, Table] = {}
 """Tables of determinized states, reused so that their ready-made action lists are too."""
 
 
-def _card_set(entry: dict[str, Any]) -> CardSet:
-    return (entry["kind"], tuple(entry["cards"]))
+def card_sets(view: dict[str, Any], player: str) -> list[CardSet]:
+    """``player``'s tableau as the view shows it, as (kind, cards) sets."""
+    return [(s["kind"], tuple(s["cards"])) for s in view["tableaus"][player]]

@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from bestiary.core.agent import bot_entries
-from bestiary.core.game import GAME_NAMES, get_game
+from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
 from bestiary.server.connection import Connection
 from bestiary.server.lobby import Lobby
@@ -144,22 +144,14 @@ def create_app(
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        """The games, their player counts and their bots."""
-        found = []
-        for name in GAME_NAMES:
-            rules = get_game(name)
-            found.append(
-                {
-                    "name": name,
-                    "min_players": rules.min_players,
-                    "max_players": rules.max_players,
-                    "bots": [
-                        {"name": e.name, "description": e.description} for e in bot_entries(name)
-                    ],
-                    **_vocabulary(name),
-                }
-            )
-        return found
+        """Every registered game's self-description (options schema, vocabulary) and bots."""
+        return [
+            {
+                **rules.info.as_json(),
+                "bots": [e.as_json() for e in bot_entries(rules.info.name)],
+            }
+            for rules in registered_games()
+        ]
 
     @app.get("/api/tables")
     async def tables() -> dict[str, list[dict[str, Any]]]:
@@ -279,15 +271,6 @@ def create_app(
             writer.cancel()
 
     return app
-
-
-def _vocabulary(game: str) -> dict[str, Any]:
-    """What a client needs to draw a game's cards: wild's creatures and their sounds."""
-    if game == "wild":
-        from bestiary.wild.cards import CREATURES, SOUNDS
-
-        return {"creatures": list(CREATURES), "sounds": dict(SOUNDS)}
-    return {}
 
 
 async def _serve(websocket: WebSocket, table: Table, conn: Connection) -> None:

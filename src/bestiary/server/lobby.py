@@ -9,7 +9,7 @@ from collections import OrderedDict
 from typing import Any
 
 from bestiary.core.errors import RecordError
-from bestiary.core.game import GAME_NAMES, get_game, replay
+from bestiary.core.game import game_names, get_game, replay
 from bestiary.server.protocol import public_event
 from bestiary.server.store import Store
 from bestiary.server.table import Table, TableError, TableSettings
@@ -73,13 +73,13 @@ class Lobby:
         settings: TableSettings | None = None,
     ) -> Table:
         """A new open table; the options are checked by dealing a trial game."""
-        if game not in GAME_NAMES:
-            raise TableError(f"unknown game {game!r}; choose one of {', '.join(GAME_NAMES)}.")
+        if game not in game_names():
+            raise TableError(f"unknown game {game!r}; choose one of {', '.join(game_names())}.")
         rules = get_game(game)
-        if not rules.min_players <= seats <= rules.max_players:
-            raise TableError(
-                f"{game} takes {rules.min_players} to {rules.max_players} players, not {seats}."
-            )
+        try:
+            rules.info.check_player_count(seats)
+        except ValueError as err:
+            raise TableError(f"{err}.") from None
         try:
             rules.new_game([f"seat{i}" for i in range(seats)], options, 0)
         except (ValueError, TypeError) as err:

@@ -15,11 +15,12 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bestiary.core.agent import Agent, bot_entries, make_bot
+from bestiary.core.driver import Pace
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State, get_game, replay
 from bestiary.server.connection import Connection
@@ -27,6 +28,7 @@ from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message, pu
 from bestiary.server.store import Store, StoredTable
 
 log = logging.getLogger("bestiary.server")
+PACE = Pace()
 
 T = TypeVar("T")
 
@@ -459,13 +461,13 @@ class Table:
         state = self.state
         if state is None or self.status != "playing":
             return "the game is not in play."
-        before = len(_applied(state))
+        before = len(state.history)
         try:
             state.apply(action)
         except (IllegalAction, ValueError) as err:
             return _sentence(err)
         t = round(time.time() - (self.started or time.time()), 3)
-        new = [a.to_event() for a in _applied(state)[before:]]
+        new = [a.to_event() for a in state.history[before:]]
         for event in new:
             self.seq += 1
             self.store.append_event(self.code, self.seq, {**event, "t": t})
@@ -550,7 +552,7 @@ class Table:
                 continue
             if not state.legal_actions(seat.name):
                 continue
-            delay = max(1, seat.agent.reaction_ticks()) * self.settings.bot_tick
+            delay = self._rng.choice(PACE.reaction_ticks) * self.settings.bot_tick
             seat.wake = self._later(delay, lambda s=seat: self._bot_turn(s))  # type: ignore[misc]
 
     def _bot_turn(self, seat: Seat) -> None:
@@ -560,7 +562,7 @@ class Table:
             return
         if not state.legal_actions(seat.name):
             return
-        action = seat.agent.act(state.view(seat.name))
+        action = seat.agent.act(state.view(seat.name), state.legal_actions(seat.name))
         if action is not None:
             reason = self.apply(action, seat.index, None)
             if reason is not None:
@@ -609,24 +611,6 @@ class Table:
             text = self._state_message(None, public, None)
             for conn in self.spectators:
                 conn.send_text(text)
-
-
-def _applied(state: State) -> Sequence[Any]:
-    """The actions applied so far (chance included), without rebuilding every event line."""
-    applied = getattr(state, "actions_applied", None)  # wild
-    if applied is None and hasattr(state, "actions_log"):  # critters
-        applied = state.actions_log()
-    if applied is None:
-        applied = [_Logged(e) for e in state.events()]
-    return applied
-
-
-@dataclass(frozen=True)
-class _Logged:
-    event: dict[str, Any]
-
-    def to_event(self) -> dict[str, Any]:
-        return self.event
 
 
 def _sentence(err: BaseException) -> str:

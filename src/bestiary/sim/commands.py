@@ -22,7 +22,7 @@ from bestiary.sim.parallel import run_games
 from bestiary.sim.runner import BotFault, GameResult, GameSpec
 from bestiary.sim.seating import sim_specs
 from bestiary.sim.stats import games_needed
-from bestiary.sim.summary import RateRow, Summary, summarize
+from bestiary.sim.summary import RateRow, Summary, length_unit, summarize
 from bestiary.sim.tournament import Tournament, rate, tournament_specs
 
 
@@ -42,10 +42,7 @@ def parse_bots(game: str, text: str) -> list[str]:
 def check_table(game: str, players: int, options: Mapping[str, Any]) -> None:
     """Refuse a player count or options the game cannot start with, before any work begins."""
     rules = get_game(game)
-    if not rules.min_players <= players <= rules.max_players:
-        raise ValueError(
-            f"{game} takes {rules.min_players} to {rules.max_players} players, not {players}"
-        )
+    rules.info.check_player_count(players)
     rules.new_game([f"p{i + 1}" for i in range(players)], dict(options), seed=0)
 
 
@@ -95,7 +92,7 @@ def print_summary(console: Console, name: str, summary: Summary) -> None:
     console.print(_rows_table(f"{name}: win rate per bot", summary.bots, "bot"))
     console.print(_rows_table(f"{name}: win rate per seat", summary.by_seat, "seat"))
     data = summary.to_json()
-    unit = "actions" if summary.game == "wild" else "moves"
+    unit = length_unit(summary.game)
     line = (
         f"game length: mean {data['length']['mean']:.1f} {unit}, median {data['length']['median']}"
     )
@@ -133,7 +130,6 @@ def run_sim(
     as_json: bool,
     out: Path | None,
     report: Path | None,
-    nightfall_ticks: int,
     command: str,
 ) -> None:
     names = parse_bots(game, bots)
@@ -153,7 +149,6 @@ def run_sim(
             seed,
             opts,
             keep_record=out is not None,
-            nightfall_ticks=nightfall_ticks,
         )
         results = list(_play(specs, jobs, backend, address, f"{game} {label}", as_json))
         if out is not None:

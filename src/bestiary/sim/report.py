@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-from bestiary.sim.summary import RateRow, Summary
+from bestiary.sim.summary import RateRow, Summary, length_unit
 
 
 def _figure(width: float = 6.4, height: float = 3.6) -> tuple[Figure, Axes]:
@@ -103,7 +103,7 @@ def render_report(runs: Sequence[tuple[str, Summary]], command: str = "") -> str
             _section(f"Scores per bot ({name})", histogram("Score distribution", "score", scores))
         )
     lengths = [(name, [float(x) for x in s.lengths]) for name, s in runs]
-    unit = "actions" if first.game == "wild" else "moves"
+    unit = length_unit(first.game)
     sections.append(
         _section("Game length", histogram("Game length", f"game length ({unit})", lengths))
     )

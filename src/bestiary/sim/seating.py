@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bestiary.sim.parallel import game_seed
-from bestiary.sim.runner import DEFAULT_NIGHTFALL_TICKS, GameSpec
+from bestiary.sim.runner import GameSpec
 
 
 def seat_bots(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
@@ -39,13 +39,10 @@ def sim_specs(
     seed: int,
     options: Mapping[str, Any] | None = None,
     keep_record: bool = False,
-    nightfall_ticks: int = DEFAULT_NIGHTFALL_TICKS,
 ) -> list[GameSpec]:
     """The specs of a ``bestiary sim`` run (game ``i`` seeded from ``(seed, i)``)."""
     if games < 1:
         raise ValueError("--games must be at least 1")
-    if nightfall_ticks < 1:
-        raise ValueError("--nightfall-ticks must be at least 1")
     return [
         GameSpec(
             index=i,
@@ -54,7 +51,6 @@ def sim_specs(
             seed=game_seed(seed, i),
             options=dict(options or {}),
             keep_record=keep_record,
-            nightfall_ticks=nightfall_ticks,
         )
         for i in range(games)
     ]

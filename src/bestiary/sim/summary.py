@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from statistics import fmean, median
 from typing import Any
 
+from bestiary.core.game import get_game
 from bestiary.sim.runner import GameResult
 from bestiary.sim.stats import wilson
 
@@ -109,3 +110,8 @@ def summarize(game: str, players: int, results: Iterable[GameResult]) -> Summary
     for result in results:
         summary.add(result)
     return summary
+
+
+def length_unit(game: str) -> str:
+    """What a game's length counts: a real-time game's actions, a turn-based game's moves."""
+    return "actions" if get_game(game).info.real_time else "moves"

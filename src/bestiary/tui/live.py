@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bestiary.core.agent import Agent, make_bot
+from bestiary.core.driver import Pace
 from bestiary.core.errors import BadOption, IllegalAction
 from bestiary.core.game import Game, State, get_game
 from bestiary.core.records import write_record
@@ -22,6 +23,7 @@ from bestiary.tui.words import critters_words, wild_words
 
 # Real time for wild: one tick is this many seconds by default; bots count their reaction in
 # ticks. Slower than a simulation's so that a person can follow and answer.
+PACE = Pace()
 TICK_SECONDS = 0.6
 DEFAULT_NIGHTFALL_SECONDS = 120.0
 
@@ -127,7 +129,7 @@ class LiveTable:
 
     @property
     def name(self) -> str:
-        return self.game.name
+        return self.game.info.name
 
     def view(self) -> dict[str, Any]:
         return self.state.view(self.human)
@@ -179,7 +181,10 @@ class LiveTable:
 
     def _bot_move(self, name: str) -> bool:
         """Let bot ``name`` act on its own view; True if it did something."""
-        action = self.bots[name].act(self.state.view(name))
+        legal = self.state.legal_actions(name)
+        if not legal:
+            return False
+        action = self.bots[name].act(self.state.view(name), legal)
         if action is None:
             return False
         try:
@@ -206,7 +211,7 @@ class LiveTable:
             if self._wait[name] > 0:
                 continue
             self._bot_move(name)
-            self._wait[name] = max(1, self.bots[name].reaction_ticks())
+            self._wait[name] = self.rng.choice(PACE.reaction_ticks)
         if not self.state.is_over and self.quiet_ticks >= self.nightfall_ticks:
             from bestiary.wild.actions import Nightfall
 
@@ -231,7 +236,7 @@ class LiveTable:
         if self.state.is_over:
             return False
         if getattr(self.state, "chance_due", False):
-            self._apply(self.state.chance_outcome(self.rng))  # type: ignore[attr-defined]
+            self._apply(self.state.chance_outcome(self.rng))
             return True
         name = self.to_act()
         if name is None or name == self.human or name not in self.bots:

@@ -15,7 +15,7 @@ from bestiary.wild.cards import CREATURES, SOUNDS, relation
 from bestiary.wild.game import GAME, WildGame
 from bestiary.wild.meetings import Meeting, describe_meeting
 from bestiary.wild.objectives import OBJECTIVES, Objective
-from bestiary.wild.rules import WildState
+from bestiary.wild.state import WildState
 
 __all__ = [
     "CREATURES",

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bestiary.core.errors import IllegalAction
+from bestiary.core.errors import MalformedEvent
+from bestiary.core.records import Event
 from bestiary.wild.cards import CREATURE_INDEX
 
 
@@ -91,48 +92,49 @@ class Nightfall:
 WildAction = Draw | Call | Withdraw | Discard | Meet | RevealOwn | Nightfall
 
 
-def _text(event: dict[str, Any], key: str, what: str) -> str:
-    value = event.get(key)
-    if not isinstance(value, str) or not value:
-        raise IllegalAction(f"a {what} event needs {key!r} as a non-empty string")
-    return value
-
-
-def _creature(event: dict[str, Any], key: str, what: str) -> str:
-    value = _text(event, key, what)
-    if value not in CREATURE_INDEX:
-        raise IllegalAction(
-            f"{value!r} is not a creature "
-            "(use megalotaur, snerlep, fizzalisk, wiffaloon or skeevil)"
-        )
-    return value
-
-
 def action_from_event(event: Any) -> WildAction:
-    """Parse one record event; IllegalAction with a reason if it is malformed.
+    """Parse one record event; MalformedEvent naming what is wrong if it is not an action.
+
+    Parsing checks the event's shape (and that cards are creatures); whether the rules allow
+    the action is ``apply``'s to say (IllegalAction).
 
     >>> action_from_event({"by": "ann", "do": "discard", "card": "snerlep", "t": 3.5})
     Discard(by='ann', card='snerlep')
     """
     if not isinstance(event, dict):
-        raise IllegalAction("an event must be a JSON object")
+        raise MalformedEvent("an event must be a JSON object")
     do = event.get("do")
-    if do == "nightfall":
-        return Nightfall()
     if not isinstance(do, str):
-        raise IllegalAction("an event needs 'do' naming the action")
-    if do not in _BUILDERS:
-        raise IllegalAction(f"{do!r} is not a wild action ({', '.join(sorted(_ALL_DOS))})")
-    by = _text(event, "by", do)
-    return _BUILDERS[do](by, event)
+        raise MalformedEvent("an event needs 'do' naming the action")
+    parse = _PARSERS.get(do)
+    if parse is None:
+        raise MalformedEvent(f"{do!r} is not a wild action ({', '.join(sorted(_PARSERS))})")
+    return parse(event)
 
 
-_BUILDERS: dict[str, Callable[[str, dict[str, Any]], WildAction]] = {
-    "draw": lambda by, e: Draw(by),
-    "call": lambda by, e: Call(by, _creature(e, "card", "call"), _creature(e, "call", "call")),
-    "withdraw": lambda by, e: Withdraw(by),
-    "discard": lambda by, e: Discard(by, _creature(e, "card", "discard")),
-    "meet": lambda by, e: Meet(by, _text(e, "with", "meet")),
-    "reveal_own": lambda by, e: RevealOwn(by),
+_PARSERS: dict[str, Callable[[Event], WildAction]] = {
+    "draw": lambda e: Draw(_text(e, "by")),
+    "call": lambda e: Call(_text(e, "by"), _creature(e, "card"), _creature(e, "call")),
+    "withdraw": lambda e: Withdraw(_text(e, "by")),
+    "discard": lambda e: Discard(_text(e, "by"), _creature(e, "card")),
+    "meet": lambda e: Meet(_text(e, "by"), _text(e, "with")),
+    "reveal_own": lambda e: RevealOwn(_text(e, "by")),
+    "nightfall": lambda e: Nightfall(),
 }
-_ALL_DOS = (*_BUILDERS, "nightfall")
+
+
+def _text(event: Event, key: str) -> str:
+    value = event.get(key)
+    if not isinstance(value, str) or not value:
+        raise MalformedEvent(f"a {event.get('do')} event needs {key!r} as a non-empty string")
+    return value
+
+
+def _creature(event: Event, key: str) -> str:
+    value = _text(event, key)
+    if value not in CREATURE_INDEX:
+        raise MalformedEvent(
+            f"{value!r} is not a creature "
+            "(use megalotaur, snerlep, fizzalisk, wiffaloon or skeevil)"
+        )
+    return value

@@ -6,28 +6,23 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bestiary.core.driver import Pace
 from bestiary.core.errors import BadOption
 from bestiary.core.game import State
 from bestiary.wild.actions import Nightfall, WildAction, action_from_event
-from bestiary.wild.record import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+from bestiary.wild.info import INFO
+from bestiary.wild.setup import (
     check_options,
     check_players,
     deal_from_header,
 )
-from bestiary.wild.rules import WildState
-
-# Random play: Nightfall after this many steps per player without a meeting.
-QUIET_STEPS_PER_PLAYER = 50
+from bestiary.wild.state import WildState
 
 
 class WildGame:
     """Call of the Wild: 2-6 players, real time, bluffing with Calls."""
 
-    name = "wild"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+    info = INFO
 
     def new_game(
         self,
@@ -58,14 +53,14 @@ class WildGame:
     def random_playout(self, state: State, rng: random.Random, max_steps: int) -> int:
         """Random legal play: a random player with a move, a random move; return steps taken.
 
-        Nightfall comes after ``QUIET_STEPS_PER_PLAYER`` steps per player without a meeting,
-        or when ``max_steps`` is reached.
+        A step stands for one tick of the driver's clock (``bestiary.core.driver.Pace``):
+        Nightfall comes after the game's ``nightfall_seconds`` of such ticks without a
+        meeting, as at a live table, or when ``max_steps`` is reached.
         """
         if not isinstance(state, WildState):
             raise TypeError("random_playout needs a WildState")
         players = state.players
-        n = len(players)
-        budget = QUIET_STEPS_PER_PLAYER * n
+        budget = Pace().ticks(float(state.deal.options["nightfall_seconds"]))
         choice = rng.choice
         legal = state.legal_actions
         apply = state.apply

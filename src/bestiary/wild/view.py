@@ -1,13 +1,42 @@
-"""What one seat may see (an allow-list), and the omniscient ``replay --json`` summary."""
+"""What one seat may see (an allow-list), and what each viewer may see of an event.
+
+``seat_view`` reads a state only through the public read-outs ``Seen`` lists, so a view cannot
+see a Pack's order, and another seat's hand, offered card or Objective only where the view
+itself shows them (the end of the game).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from bestiary.wild.meetings import Meeting
 from bestiary.wild.objectives import OBJECTIVE_BY_ID
+from bestiary.wild.setup import Deal
 
-if TYPE_CHECKING:
-    from bestiary.wild.rules import WildState
+
+class Seen(Protocol):
+    """What a view (and the summary) may read of a game."""
+
+    players: tuple[str, ...]
+    deal: Deal
+    limit: int
+    meetings: list[Meeting]
+    ended_by: list[str]
+
+    @property
+    def is_over(self) -> bool: ...
+    def winners(self) -> list[str]: ...
+    def scores(self) -> dict[str, int]: ...
+    def hand(self, player: str) -> list[str]: ...
+    def hand_size(self, player: str) -> int: ...
+    def offer(self, player: str) -> tuple[str, str] | None: ...
+    def offer_call(self, player: str) -> str | None: ...
+    def pack_size(self, player: str) -> int: ...
+    def den(self, player: str) -> list[tuple[str, str]]: ...
+    def watering_hole(self) -> list[tuple[str, str, bool]]: ...
+    def asks(self) -> list[tuple[str, str]]: ...
+    def objective(self, player: str) -> str | None: ...
+    def objective_scores(self, player: str) -> bool: ...
 
 
 def _objective(objective_id: str) -> dict[str, Any]:
@@ -15,11 +44,11 @@ def _objective(objective_id: str) -> dict[str, Any]:
     return {"id": objective.id, "title": objective.title, "points": objective.points}
 
 
-def _dens(state: WildState) -> dict[str, list[dict[str, str]]]:
+def dens(state: Seen) -> dict[str, list[dict[str, str]]]:
     return {p: [{"creature": c, "owner": o} for c, o in state.den(p)] for p in state.players}
 
 
-def seat_view(state: WildState, player: str | None) -> dict[str, Any]:
+def seat_view(state: Seen, player: str | None) -> dict[str, Any]:
     """``player``'s view (``None``: a spectator). Built only from public facts plus own cards."""
     if player is not None and player not in state.players:
         raise KeyError(f"{player!r} is not playing at this table")
@@ -39,7 +68,7 @@ def seat_view(state: WildState, player: str | None) -> dict[str, Any]:
         "calls": {p: state.offer_call(p) for p in state.players},
         "hand_sizes": {p: state.hand_size(p) for p in state.players},
         "packs": {p: state.pack_size(p) for p in state.players},
-        "dens": _dens(state),
+        "dens": dens(state),
         "watering_hole": {"face_up": face_up, "face_down": face_down},
         "asks": [list(pair) for pair in state.asks()],
         "meetings": [m.to_dict() for m in state.meetings],
@@ -63,24 +92,24 @@ def seat_view(state: WildState, player: str | None) -> dict[str, Any]:
     return view
 
 
-def summary(state: WildState) -> dict[str, Any]:
-    """The final-state object of ``bestiary replay --json`` for wild (RECORDS.md)."""
-    offers: dict[str, dict[str, str] | None] = {}
-    for p in state.players:
-        offer = state.offer(p)
-        offers[p] = None if offer is None else {"card": offer[0], "call": offer[1]}
-    return {
-        "game": "wild",
-        "over": state.is_over,
-        "winners": state.winners(),
-        "scores": state.scores(),
-        "dens": _dens(state),
-        "watering_hole": [
-            {"creature": c, "owner": o, "face_up": up} for c, o, up in state.watering_hole()
-        ],
-        "hands": {p: state.hand(p) for p in state.players},
-        "offers": offers,
-        "packs": {p: state.pack_size(p) for p in state.players},
-        "meetings": [m.to_dict() for m in state.meetings],
-        "ended_by": list(state.ended_by),
-    }
+# What an event shows to anyone but its actor. A Call is heard by all, but the card under it
+# is face-down; so is a discarded card. Everything else about a wild event is public.
+_HIDDEN_KEYS: dict[str, frozenset[str]] = {
+    "call": frozenset({"card"}),
+    "discard": frozenset({"card"}),
+}
+
+
+def redact(event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """``event`` as ``viewer`` may see it: the actor sees all, others not the face-down card.
+
+    >>> call = {"by": "ann", "do": "call", "card": "snerlep", "call": "skeevil"}
+    >>> redact(call, "bo")
+    {'by': 'ann', 'do': 'call', 'call': 'skeevil'}
+    >>> redact(call, "ann") == call
+    True
+    """
+    hidden = _HIDDEN_KEYS.get(event.get("do"))  # type: ignore[arg-type]
+    if hidden is None or (viewer is not None and event.get("by") == viewer):
+        return event
+    return {k: v for k, v in event.items() if k not in hidden}

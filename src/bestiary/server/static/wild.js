@@ -7,7 +7,7 @@ const Wild = (() => {
   const CALL_KEYS = ["q", "w", "e", "r", "t"];
   function sounds() {
     const game = (App.games || []).find((g) => g.name === "wild");
-    return (game && game.sounds) || {};
+    return (game && game.vocabulary && game.vocabulary.sounds) || {};
   }
   const soundOf = (c) => sounds()[c] || c;
 

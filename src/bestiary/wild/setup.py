@@ -1,4 +1,4 @@
-"""Record headers for wild: checking options, players and Packs, and dealing from a seed.
+"""Setting up a wild game: players, options, Packs and Objectives checked, and the deal.
 
 Dealing from a seed is ``random.Random(seed)``: each Pack (``FRESH_PACK``) is shuffled in seat
 order, then the Objective deck (``OBJECTIVE_IDS``) is shuffled and seat i takes card i.
@@ -14,15 +14,8 @@ from typing import Any
 
 from bestiary.core.errors import BadOption
 from bestiary.wild.cards import COPIES_PER_PACK, CREATURE_INDEX, CREATURES, FRESH_PACK, PACK_SIZE
+from bestiary.wild.info import INFO
 from bestiary.wild.objectives import OBJECTIVE_BY_ID, OBJECTIVE_IDS
-
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "mating_bonus": False,
-    "objectives": False,
-    "nightfall_seconds": 120,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,35 +37,17 @@ def check_players(players: Any) -> tuple[str, ...]:
         raise BadOption("every player name must be a non-empty string")
     if len(set(players)) != len(players):
         raise BadOption("player names must be unique")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise BadOption(f"wild takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    INFO.check_player_count(len(players))
     return tuple(players)
 
 
 def check_options(options: Any, *, from_record: bool = False) -> dict[str, Any]:
-    """Known options with the right types; missing ones take their defaults.
+    """Every option, checked by the game's schema (``INFO``); missing ones take their defaults.
 
     A new game refuses an unknown option name (most likely a typo); a record ignores it, as
-    RECORDS.md says of every unknown key.
+    RECORDS.md says of every unknown key. No wild option depends on another.
     """
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise BadOption("options must be an object of name: value")
-    resolved = dict(DEFAULT_OPTIONS)
-    for key, value in options.items():
-        if key not in DEFAULT_OPTIONS:
-            if from_record:
-                continue
-            known = ", ".join(DEFAULT_OPTIONS)
-            raise BadOption(f"unknown wild option {key!r} (known: {known})")
-        if key in ("mating_bonus", "objectives"):
-            if not isinstance(value, bool):
-                raise BadOption(f"option {key!r} must be true or false, not {value!r}")
-        elif isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise BadOption(f"option {key!r} must be a positive number of seconds, not {value!r}")
-        resolved[key] = value
-    return resolved
+    return {**INFO.defaults(), **INFO.check_options(options, from_record=from_record)}
 
 
 def check_pack(player: str, pack: Any) -> tuple[str, ...]:

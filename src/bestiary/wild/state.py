@@ -19,9 +19,12 @@ from bestiary.wild.objectives import (
     OBJECTIVE_BY_ID,
     Chronicle,
 )
-from bestiary.wild.record import Deal
+from bestiary.wild.setup import Deal
+from bestiary.wild.summary import summary_of
+from bestiary.wild.view import redact, seat_view
 
 NO_CARD = -1
+_NIGHTFALL = Nightfall()
 ALL_CREATURES = range(5)
 
 
@@ -167,15 +170,63 @@ class WildState:
                     out.append(meets[j])
         return out
 
-    def apply(self, action: Any) -> None:
-        """Apply one legal action, or raise IllegalAction with the reason (state unchanged)."""
+    @property
+    def actors(self) -> tuple[str, ...]:
+        """Everyone with a legal action: there are no turns in wild."""
+        if self._over:
+            return ()
+        return tuple(p for p in self.players if self.legal_actions(p))
+
+    @property
+    def chance_due(self) -> bool:
+        return False  # every Pack is shuffled at the deal; play has no chance events
+
+    def chance_outcome(self, rng: Any = None) -> Any:
+        raise IllegalAction("wild has no chance events after the deal")
+
+    @property
+    def progress(self) -> int:
+        """Meetings so far: each one restarts the Nightfall clock."""
+        return len(self.meetings)
+
+    def quiet_action(self) -> Nightfall:
+        return _NIGHTFALL
+
+    def timeout_action(self, player: str) -> None:
+        return None  # nobody is ever waited for in wild
+
+    def ending(self) -> str | None:
+        """``sundown``, ``nightfall`` or ``out_of_cards`` once over (None while in play)."""
+        if not self._over:
+            return None
+        if self.ended_by:
+            return "sundown"
+        if self._log and type(self._log[-1]) is Nightfall:
+            return "nightfall"
+        return "out_of_cards"
+
+    def tallies(self) -> dict[str, int]:
+        """Meetings by outcome: ``mate``, ``eat``, ``avoid``."""
+        counts = {MATE: 0, EAT: 0, AVOID: 0}
+        for meeting in self.meetings:
+            counts[meeting.outcome] += 1
+        return counts
+
+    def redact(self, event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        return redact(event, viewer)
+
+    def apply(self, action: Any) -> list[dict[str, Any]]:
+        """Apply one legal action, or raise IllegalAction with the reason (state unchanged).
+
+        Returns the one event it made (as a list: the shape every game's ``apply`` has).
+        """
         if self._over:
             raise IllegalAction("the game is over: no action is legal after it ends")
         cls = type(action)
         if cls is Nightfall:
             self._log.append(action)
             self._finish([])
-            return
+            return [action.to_event()]
         if cls not in _KINDS:
             raise IllegalAction(f"{action!r} is not a wild action")
         i = self._t.seat.get(action.by)
@@ -196,6 +247,7 @@ class WildState:
         self._log.append(action)
         if (cls is Discard or cls is RevealOwn or cls is Meet) and not self._over:
             self._end_if_no_cards()  # only these can take a player's last card away
+        return [action.to_event()]
 
     def winners(self) -> list[str]:
         """Highest score; then most Den cards from other Packs; still tied: all share the win."""
@@ -219,14 +271,10 @@ class WildState:
         return result
 
     def view(self, player: str | None) -> dict[str, Any]:
-        from bestiary.wild.view import seat_view
-
         return seat_view(self, player)
 
     def summary(self) -> dict[str, Any]:
-        from bestiary.wild.view import summary
-
-        return summary(self)
+        return summary_of(self)
 
     def header(self) -> dict[str, Any]:
         deal = self.deal
@@ -249,7 +297,7 @@ class WildState:
     # ----------------------------------------------------------- read-only helpers
 
     @property
-    def actions_applied(self) -> Sequence[Any]:
+    def history(self) -> Sequence[Any]:
         """Every action applied so far, in order (the record's events as objects)."""
         return tuple(self._log)
 

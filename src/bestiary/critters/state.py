@@ -27,6 +27,7 @@ from bestiary.critters.actions import (
     SayNo,
     SwapWild,
     UltimateCollector,
+    action_from_event,
 )
 from bestiary.critters.cards import (
     GAME_CHANGER,
@@ -35,31 +36,33 @@ from bestiary.critters.cards import (
     ULTIMATE_COLLECTOR,
     WILD,
 )
-from bestiary.critters.moves import fills_with_wilds, interned, turn_moves
+from bestiary.critters.moves import interned, turn_moves
+from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
-
-CardSet = tuple[str, tuple[str, ...]]
-"""One set in front of a player: its kind and its cards (wilds are declared as the kind)."""
+from bestiary.critters.summary import summary_of
+from bestiary.critters.tableau import CardSet, incomplete, kinds_full, swappable
+from bestiary.critters.view import card_sets, redact, table_of_view, unseen_cards, view_of
 
 
 class CrittersState:
     """One game of critters in progress (the ``State`` protocol of bestiary.core.game)."""
 
-    def __init__(self, table: Table, chance_seed: int | None, auto_chance: bool) -> None:
+    def __init__(
+        self, table: Table, chance_seed: int | None, hands: list[list[str]], draw: list[str]
+    ) -> None:
+        """A game on ``table`` with these hands and Draw Pile (top last), nothing down yet,
+        before the first player's turn begins. ``deal`` and ``from_view`` build on this."""
         n = len(table.players)
         self._t = table
         self.players = table.players
-        # Reshuffle k of a state that owns chance is drawn from random.Random(f"...{seed}:{k}"):
-        # nothing but two ints to copy in clone(), and the same game on every machine.
+        # Chance is always an explicit Reshuffle event, sampled by the driver. A record made
+        # from a seed alone gets reshuffle k from random.Random(f"...{seed}:{k}") instead
+        # (``chance_outcome(None)``): the same game on every machine.
         self._chance_seed = chance_seed
         self._shuffles = 0
-        self._auto = auto_chance
-        self._hands: list[list[str]] = [[] for _ in range(n)]
-        deal = table.deal
-        dealt = n * table.hand_limit
-        for i in range(dealt):
-            self._hands[(table.first + i) % n].append(deal[i])
-        self._draw = list(reversed(deal[dealt:]))
+        self._ending: str | None = None
+        self._hands = hands
+        self._draw = draw
         self._centre: list[str] = []
         self._tabs: list[list[CardSet]] = [[] for _ in range(n)]
         self._turn = table.first
@@ -70,7 +73,57 @@ class CrittersState:
         self._began_empty = False
         self._winners: tuple[int, ...] | None = None
         self._log: list[CrittersAction] = []
-        self._begin_turn(table.first)
+
+    @classmethod
+    def deal(cls, table: Table, chance_seed: int | None) -> Self:
+        """The start of a game: ``table.deal`` dealt one card at a time from the first player,
+        the rest the Draw Pile, and the first turn's draw made."""
+        n = len(table.players)
+        hands: list[list[str]] = [[] for _ in range(n)]
+        deal = table.deal
+        dealt = n * table.hand_limit
+        for i in range(dealt):
+            hands[(table.first + i) % n].append(deal[i])
+        state = cls(table, chance_seed, hands, list(reversed(deal[dealt:])))
+        state._begin_turn(table.first)
+        return state
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], player: str, rng: random.Random) -> Self:
+        """A state ``player`` cannot tell from the real one: what their view hides (other
+        hands, the Draw Pile's order) dealt afresh by ``rng`` (determinization for search).
+
+        The result owns its own chance seed (it reshuffles by itself during search) and has no
+        record history: its ``header()`` describes no real deal.
+        """
+        pool = unseen_cards(view, player)
+        rng.shuffle(pool)
+        table = table_of_view(view)
+        hands: list[list[str]] = []
+        for p in table.players:
+            if p == player:
+                hands.append(list(view["hand"]))
+            else:
+                n = view["hand_sizes"][p]
+                hands.append(pool[:n])
+                del pool[:n]
+        state = cls(table, rng.getrandbits(64), hands, pool)
+        seat = table.seat
+        state._centre = list(view["centre_pile"])
+        state._tabs = [card_sets(view, p) for p in table.players]
+        if view["turn"] is not None:
+            state._turn = seat[view["turn"]]
+        if view["awaiting"] is not None:
+            state._awaiting = seat[view["awaiting"]]
+        if view["pending"] is not None:
+            state._pending = action_from_event(view["pending"])
+        state._chance = bool(view["chance_due"])
+        state._quiet = int(view["quiet_turns"])
+        state._began_empty = bool(view["began_with_empty_draw_pile"])
+        if view["over"]:
+            state._winners = tuple(seat[w] for w in view["winners"])
+            state._ending = "won"
+        return state
 
     # ----------------------------------------------------------------- public read-outs
     @property
@@ -114,6 +167,36 @@ class CrittersState:
         return self._chance
 
     @property
+    def actors(self) -> tuple[str, ...]:
+        """The one player who must act, as a tuple (the State protocol's shape)."""
+        player = self.to_act
+        return () if player is None else (player,)
+
+    @property
+    def progress(self) -> int:
+        return len(self._log)  # critters has no quiet clock; every event is progress
+
+    def quiet_action(self) -> None:
+        return None
+
+    def timeout_action(self, player: str) -> Allow | None:
+        """An awaited target who does not answer in time is taken to ``allow``."""
+        if self._awaiting >= 0 and self.players[self._awaiting] == player:
+            allow: Allow = interned(Allow, player)
+            return allow
+        return None
+
+    def ending(self) -> str | None:
+        """``won`` (someone has the sets) or ``exhausted`` once over; None while in play."""
+        return self._ending
+
+    def tallies(self) -> dict[str, int]:
+        return {}  # no outcome beyond the winners; the lab counts moves from the record
+
+    def redact(self, event: Event, viewer: str | None) -> Event:
+        return redact(event, viewer)
+
+    @property
     def to_act(self) -> str | None:
         """Who must act next (the awaited target, else the turn player); None at chance or end."""
         if self._winners is not None or self._chance:
@@ -130,7 +213,19 @@ class CrittersState:
         return self._began_empty
 
     def hand(self, player: str) -> list[str]:
+        """``player``'s hand (hidden information: not for other seats)."""
         return list(self._hands[self._t.seat[player]])
+
+    def hand_size(self, player: str) -> int:
+        return len(self._hands[self._t.seat[player]])
+
+    def hand_at(self, seat: int) -> Sequence[str]:
+        """The hand of ``seat`` (an index), read-only: for the refusals."""
+        return self._hands[seat]
+
+    def tableau_at(self, seat: int) -> Sequence[CardSet]:
+        """The sets in front of ``seat``, oldest first, read-only: for the refusals."""
+        return self._tabs[seat]
 
     def tableau(self, player: str) -> list[dict[str, Any]]:
         size = self._t.set_size
@@ -145,6 +240,10 @@ class CrittersState:
         return self._draw[::-1]
 
     @property
+    def draw_pile_size(self) -> int:
+        return len(self._draw)
+
+    @property
     def centre_pile(self) -> list[str]:
         return list(self._centre)
 
@@ -152,28 +251,17 @@ class CrittersState:
         return [] if self._winners is None else [self.players[i] for i in self._winners]
 
     def scores(self) -> dict[str, int]:
-        return {name: self._kinds_full(i) for i, name in enumerate(self.players)}
+        size = self._t.set_size
+        return {name: kinds_full(self._tabs[i], size) for i, name in enumerate(self.players)}
 
     def down_cards(self, player: str) -> int:
         return sum(len(cards) for _, cards in self._tabs[self._t.seat[player]])
 
     def view(self, player: str | None) -> dict[str, Any]:
-        from bestiary.critters.view import view_of
-
         return view_of(self, player)
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "game": "critters",
-            "over": self.is_over,
-            "winners": self.winners(),
-            "turn": self.turn,
-            "awaiting": self.awaiting,
-            "hands": {p: list(h) for p, h in zip(self.players, self._hands, strict=True)},
-            "tableaus": {p: self.tableau(p) for p in self.players},
-            "draw_pile": len(self._draw),
-            "centre_pile": list(self._centre),
-        }
+        return summary_of(self)
 
     def header(self) -> Header:
         t = self._t
@@ -192,8 +280,9 @@ class CrittersState:
     def events(self) -> list[Event]:
         return [action.to_event() for action in self._log]
 
-    def actions_log(self) -> list[CrittersAction]:
-        return list(self._log)
+    @property
+    def history(self) -> tuple[CrittersAction, ...]:
+        return tuple(self._log)
 
     # ----------------------------------------------------------------- copying
     def clone(self) -> Self:
@@ -206,17 +295,17 @@ class CrittersState:
         other._log = self._log[:]
         return other
 
-    def _adopt(self, other: CrittersState) -> None:
-        self.__dict__.update(other.__dict__)
-
     # ----------------------------------------------------------------- chance
-    def _own_reshuffle(self) -> Reshuffle:
-        """The reshuffle a state that owns chance makes for itself."""
-        rng = random.Random(f"critters reshuffle {self._chance_seed}:{self._shuffles}")
-        return self.chance_outcome(rng)
+    def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle:
+        """A random reshuffle of the centre pile (only meaningful while ``chance_due``).
 
-    def chance_outcome(self, rng: random.Random) -> Reshuffle:
-        """A random reshuffle of the centre pile (only meaningful while ``chance_due``)."""
+        ``rng`` None: the reshuffle the record's own seed gives (for records that carry no
+        reshuffle events); IllegalAction if the game has no seed.
+        """
+        if rng is None:
+            if self._chance_seed is None:
+                raise IllegalAction("a reshuffle event is due here")
+            rng = random.Random(f"critters reshuffle {self._chance_seed}:{self._shuffles}")
         order = self._centre[:]
         rng.shuffle(order)
         return Reshuffle(tuple(order))
@@ -227,9 +316,10 @@ class CrittersState:
         seat = self._t.seat.get(player)
         if seat is None or self._winners is not None or self._chance:
             return []
-        return self._legal(seat)
+        return self.legal_at(seat)
 
-    def _legal(self, p: int) -> list[CrittersAction]:
+    def legal_at(self, p: int) -> list[CrittersAction]:
+        """``legal_actions`` by seat index (the refusals' and the playout's hot path)."""
         by = self.players[p]
         if self._awaiting >= 0:
             if p != self._awaiting:
@@ -239,45 +329,56 @@ class CrittersState:
             return [interned(Allow, by)]
         if p != self._turn:
             return []
-        acts = self._moves(p, by)
         hand = self._hands[p]
+        acts = turn_moves(self._t, hand, self._tabs, p, by)
         if len(hand) <= self._t.hand_limit:
             acts.append(interned(Pass, by))
         elif not acts:
             acts = [interned(Discard, by, c) for c in self._t.card_order if c in hand]
         return acts
 
-    def _moves(self, p: int, by: str) -> list[CrittersAction]:
-        """Every move but pass/discard for the turn player ``p``."""
-        return turn_moves(self, p, by)
-
     # ----------------------------------------------------------------- applying
-    def apply(self, action: Any) -> None:
-        """Apply a legal action or raise IllegalAction with a reason (state unchanged)."""
+    def apply(self, action: Any) -> list[Event]:
+        """Apply a legal action or raise IllegalAction with a reason (state unchanged).
+
+        Returns the one event it made. While a reshuffle is due only a reshuffle is legal.
+        """
         if self._winners is not None:
             raise IllegalAction("the game is over")
         if isinstance(action, Reshuffle):
             self._check_reshuffle(action)
             self._reshuffle(action.order)
-            return
+            return [action.to_event()]
         if self._chance:
-            if self._chance_seed is None:
-                raise IllegalAction("a reshuffle event is due here")
-            trial = self.clone()
-            trial._reshuffle(trial._own_reshuffle().order)
-            trial.apply(action)
-            self._adopt(trial)
-            return
-        reason = self._refusal(action)
+            raise IllegalAction(
+                "the centre pile must be reshuffled into a new Draw Pile first (a reshuffle "
+                "event is due here)"
+            )
+        reason = refusal(self, action)
         if reason is not None:
             raise IllegalAction(reason)
         self._do(action)
+        return [action.to_event()]
 
     def _check_reshuffle(self, action: Reshuffle) -> None:
         if not self._chance:
             raise IllegalAction("no reshuffle is due here (the Draw Pile is not being renewed)")
         if sorted(action.order) != sorted(self._centre):
             raise IllegalAction("a reshuffle must hold exactly the centre pile's cards")
+
+    def random_playout(self, rng: random.Random, max_steps: int) -> int:
+        """Random legal play by whoever must act (chance included) until the end or
+        ``max_steps``; the number of steps. Legal actions are applied without re-checking."""
+        steps = 0
+        choice = rng.choice
+        while steps < max_steps and self._winners is None:
+            if self._chance:
+                self.apply(self.chance_outcome(rng))
+            else:
+                seat = self._awaiting if self._awaiting >= 0 else self._turn
+                self._do(choice(self.legal_at(seat)))
+            steps += 1
+        return steps
 
     def _do(self, action: CrittersAction) -> None:
         """Apply an action already known to be legal."""
@@ -299,8 +400,6 @@ class CrittersState:
             self._hands[seat].append(self._draw.pop())
         elif self._centre:
             self._chance = True
-            if self._auto and self._chance_seed is not None:
-                self._reshuffle(self._own_reshuffle().order)
 
     def _end_turn(self, quiet: bool) -> None:
         if self._winners is not None:
@@ -313,39 +412,27 @@ class CrittersState:
         self._begin_turn((self._turn + 1) % n)
 
     def _exhausted_ending(self) -> None:
-        ranks = [
-            (self._kinds_full(i), sum(len(c) for _, c in self._tabs[i]))
-            for i in range(len(self.players))
-        ]
+        size = self._t.set_size
+        ranks = [(kinds_full(tab, size), sum(len(c) for _, c in tab)) for tab in self._tabs]
         best = max(ranks)
-        self._finish(tuple(i for i, r in enumerate(ranks) if r == best))
+        self._finish(tuple(i for i, r in enumerate(ranks) if r == best), "exhausted")
 
-    def _finish(self, seats: tuple[int, ...]) -> None:
+    def _finish(self, seats: tuple[int, ...], ending: str) -> None:
         self._winners = seats
+        self._ending = ending
         self._awaiting = -1
         self._pending = None
 
-    def _kinds_full(self, seat: int) -> int:
-        size = self._t.set_size
-        return len({kind for kind, cards in self._tabs[seat] if len(cards) == size})
-
     def _check_win(self, *seats: int) -> None:
-        goal = self._t.sets_to_win
-        won = sorted({s for s in seats if self._kinds_full(s) >= goal})
+        goal, size = self._t.sets_to_win, self._t.set_size
+        won = sorted({s for s in seats if kinds_full(self._tabs[s], size) >= goal})
         if won:
-            self._finish(tuple(won))
+            self._finish(tuple(won), "won")
 
     # tableau changes ------------------------------------------------------
-    def _incomplete(self, seat: int, kind: str) -> int:
-        size = self._t.set_size
-        for i, (k, cards) in enumerate(self._tabs[seat]):
-            if k == kind and len(cards) < size:
-                return i
-        return -1
-
     def _arrive(self, seat: int, kind: str, card: str) -> None:
-        i = self._incomplete(seat, kind)
         tab = self._tabs[seat]
+        i = incomplete(tab, kind, self._t.set_size)
         if i < 0:
             tab.append((kind, (card,)))
         else:
@@ -353,20 +440,13 @@ class CrittersState:
 
     def _leave(self, seat: int, kind: str, card: str) -> None:
         tab = self._tabs[seat]
-        i = self._incomplete(seat, kind)
+        i = incomplete(tab, kind, self._t.set_size)
         cards = list(tab[i][1])
         cards.remove(card)
         if cards:
             tab[i] = (kind, tuple(cards))
         else:
             del tab[i]
-
-    def _all_wild_if_arrives(self, seat: int, kind: str, card: str) -> bool:
-        """Would ``card`` arriving in ``seat``'s tableau make an all-wild full set?"""
-        if card != WILD:
-            return False
-        i = self._incomplete(seat, kind)
-        return i >= 0 and fills_with_wilds(self._tabs[seat][i][1], self._t.set_size - 1)
 
     # handlers -------------------------------------------------------------
     def _do_down(self, a: Down) -> None:
@@ -393,8 +473,8 @@ class CrittersState:
         hand = self._hands[p]
         for c in a.cards:
             hand.remove(c)
-        i = self._incomplete(p, a.kind)
         tab = self._tabs[p]
+        i = incomplete(tab, a.kind, self._t.set_size)
         tab[i] = (a.kind, tab[i][1] + tuple(a.cards))
         self._check_win(p)
         self._end_turn(False)
@@ -443,25 +523,13 @@ class CrittersState:
         self._log.append(a)
         self._hands[p].remove(a.kind)
         tab = self._tabs[p]
-        i = self._full_with_wild(p, a.kind)
+        i = swappable(tab, a.kind, self._t.set_size)
         cards = list(tab[i][1])
         cards[cards.index(WILD)] = a.kind
         tab[i] = (a.kind, tuple(cards))
         self._arrive(p, a.to, WILD)
         self._check_win(p)
         self._end_turn(False)
-
-    def _full_with_wild(self, seat: int, kind: str) -> int:
-        """The index of ``seat``'s older full ``kind`` set if it holds a wild, else -1.
-
-        RULINGS.md: where a move names a kind and the player has two full sets of it, it takes
-        the older one; so a wild in the newer set cannot be swapped while an older one exists.
-        """
-        size = self._t.set_size
-        for i, (k, cards) in enumerate(self._tabs[seat]):
-            if k == kind and len(cards) == size:
-                return i if WILD in cards else -1
-        return -1
 
     def _do_pass(self, a: Pass) -> None:
         self._log.append(a)
@@ -475,13 +543,6 @@ class CrittersState:
 
     def _do_reshuffle(self, a: Reshuffle) -> None:
         self._reshuffle(a.order)
-
-    # ----------------------------------------------------------------- refusals
-    def _refusal(self, action: Any) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal."""
-        from bestiary.critters.refusals import refusal
-
-        return refusal(self, action)
 
 
 _CARD_OF: dict[type, str] = {
@@ -505,4 +566,13 @@ _HANDLERS: dict[type, Any] = {
     Reshuffle: CrittersState._do_reshuffle,
 }
 
-__all__ = ["CardSet", "CrittersState"]
+
+def determinize(
+    state_or_view: CrittersState | dict[str, Any], player: str, rng: random.Random
+) -> CrittersState:
+    """``CrittersState.from_view`` of ``player``'s view (of a state, or the view itself)."""
+    view = state_or_view.view(player) if isinstance(state_or_view, CrittersState) else state_or_view
+    return CrittersState.from_view(view, player, rng)
+
+
+__all__ = ["CardSet", "CrittersState", "determinize"]

@@ -1,0 +1,197 @@
+"""Any registered turn-based game as a PettingZoo AEC env, knowing nothing but the registry.
+
+This is the path a new game gets for free, before it has an encoding of its own (``wild`` and
+``critters`` have dense ones: ``critters_v0``, ``wild_v0``). The game is played through the
+core ``Match`` driver (chance sampled by the driver from the env's seed), so it plays exactly
+as it does in ``bestiary sim`` and at a live table.
+
+- Action ``i`` is the ``i``-th of the agent's legal actions, in the engine's stable order;
+  the action space is ``Discrete(max_actions)`` and the mask marks the first ``len(legal)``.
+  A game with more legal actions than ``max_actions`` is refused with one sentence.
+- The observation is the agent's own view (``State.view``, the allow-list) as ASCII JSON
+  bytes, zero-padded to ``max_view_bytes`` (``uint8``; ``view_from`` reads it back), so
+  nothing hidden from the seat can reach the learner; plus the ``int8`` action mask.
+- Reward at the end: +1 for each winner (a shared win too), -1 for the others.
+- ``infos`` have a fixed shape: ``{"winners": int8 vector in seat order}`` at the end.
+
+>>> e = env("critters", players=2, max_actions=2048)
+>>> e.reset(seed=1)
+>>> e.agent_selection
+'player_0'
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from bestiary.core.driver import Match
+from bestiary.core.errors import BadOption
+from bestiary.core.game import State, get_game
+
+Observation = dict[str, np.ndarray]
+
+
+def view_from(observation: np.ndarray) -> dict[str, Any]:
+    """The view an observation carries (its JSON bytes, without the zero padding)."""
+    view: dict[str, Any] = json.loads(bytes(observation).rstrip(b"\0").decode("ascii"))
+    return view
+
+
+class raw_env(AECEnv[str, Observation, int], EzPickle):
+    """``game`` for ``players`` agents named ``player_0``, ``player_1``, ..."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "bestiary_generic_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        players: int = 2,
+        options: Mapping[str, Any] | None = None,
+        max_actions: int = 256,
+        max_view_bytes: int = 8192,
+        max_cycles: int = 10_000,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        EzPickle.__init__(
+            self, game, players, options, max_actions, max_view_bytes, max_cycles, render_mode
+        )
+        self.rules = get_game(game)
+        if self.rules.info.real_time:
+            raise BadOption(f"{game} is real-time: the generic AEC path takes turn-based games")
+        self.rules.info.check_player_count(players)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise BadOption(f"render_mode {render_mode!r} is not supported (ansi, human or None)")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents: list[str] = []
+        self.options = dict(options or {})
+        self.rules.new_game(self.possible_agents, self.options, seed=0)  # validates options
+        self.max_actions = max_actions
+        self.max_view_bytes = max_view_bytes
+        self.max_cycles = max_cycles
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 127, shape=(max_view_bytes,), dtype=np.uint8),
+                "action_mask": spaces.Box(0, 1, shape=(max_actions,), dtype=np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(max_actions)
+        self._rng = random.Random()
+        self._match: Match | None = None
+        self._moves = 0
+
+    @functools.cache  # noqa: B019 (one space object per agent, as required)
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    @functools.cache  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    @property
+    def game_state(self) -> State:
+        if self._match is None:
+            raise RuntimeError("call reset() before using the env")
+        return self._match.state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        state = self.rules.new_game(
+            self.possible_agents, self.options, seed=self._rng.randrange(2**63)
+        )
+        self._match = Match(self.rules, state, {}, seed=self._rng.randrange(2**63))
+        self._moves = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._next(self.agents[0])
+
+    def _legal(self, agent: str) -> list[Any]:
+        legal = self.game_state.legal_actions(agent)
+        if len(legal) > self.max_actions:
+            raise BadOption(
+                f"{agent} has {len(legal)} legal actions, more than max_actions={self.max_actions}"
+            )
+        return legal
+
+    def observe(self, agent: str) -> Observation:
+        state = self.game_state
+        mask = np.zeros(self.max_actions, dtype=np.int8)
+        mask[: len(self._legal(agent))] = 1
+        text = json.dumps(state.view(agent), sort_keys=True, ensure_ascii=True).encode("ascii")
+        if len(text) > self.max_view_bytes:
+            raise BadOption(
+                f"{agent}'s view takes {len(text)} bytes, more than "
+                f"max_view_bytes={self.max_view_bytes}"
+            )
+        view = np.zeros(self.max_view_bytes, dtype=np.uint8)
+        view[: len(text)] = np.frombuffer(text, dtype=np.uint8)
+        return {"observation": view, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self._legal(agent)
+        if action is None or not 0 <= int(action) < len(legal):
+            raise ValueError(f"{agent} must choose one of its {len(legal)} legal actions")
+        self._cumulative_rewards[agent] = 0.0
+        assert self._match is not None
+        self._match.submit(agent, legal[int(action)])
+        self._moves += 1
+        self._clear_rewards()
+        state = self.game_state
+        if state.is_over:
+            winners = state.winners()
+            bits = np.array([a in winners for a in self.possible_agents], dtype=np.int8)
+            for a in self.agents:
+                self.rewards[a] = 1.0 if a in winners else -1.0
+                self.terminations[a] = True
+                self.infos[a] = {"winners": bits}
+        elif self._moves >= self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self.agent_selection = self._next(agent)
+
+    def _next(self, fallback: str) -> str:
+        actors = self.game_state.actors
+        return actors[0] if actors else fallback
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = json.dumps(self.game_state.view(None), sort_keys=True)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self._match = None
+
+
+def env(game: str, **kwargs: Any) -> Any:
+    """The wrapped AEC env (PettingZoo's order enforcing and bounds checks)."""
+    wrapped = raw_env(game, **kwargs)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))

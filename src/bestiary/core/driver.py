@@ -1,0 +1,388 @@
+"""The one match driver: every front end plays every game through ``Match``.
+
+Time is counted in ticks. A live server turns wall time into ticks (``tick_seconds`` each);
+simulation, the RL adapters, the terminal and the demo count them directly. Whatever drives
+the clock, the same seed and the same ticks give the same game, because everything a table
+does by itself happens here, at a tick, in a seeded order:
+
+- **bots** decide at their wake tick. In a real-time game every bot wakes again a reaction
+  time after its last decision (drawn from ``Pace.reaction_ticks``, the same distribution
+  everywhere, and independent of the cards: timing never tells a hand). In a turn-based game a
+  bot wakes ``Pace.turn_pause_ticks`` after the turn (or the answer) became its own.
+- **chance** is sampled the moment it is due, with the table's seeded RNG.
+- **timers**: the quiet clock of a real-time game (wild's Nightfall: ``GameInfo.quiet_option``
+  seconds without progress) and the answer clock (a player who lets ``Pace.answer_seconds`` pass
+  is answered for by the game's ``timeout_action``, critters' ``allow``).
+
+Bots due at the same tick act one after another in an order shuffled by the table's RNG; each
+sees what the previous ones did. Timers due at a tick run after its bots.
+
+>>> from bestiary.core.game import get_game
+>>> from bestiary.core.agent import make_bot
+>>> game = get_game("critters")
+>>> state = game.new_game(["ann", "bo"], seed=3)
+>>> bots = {p: make_bot("critters", "random", p, seed=i) for i, p in enumerate(state.players)}
+>>> match = Match(game, state, bots, seed=9)
+>>> _ = match.play()
+>>> state.is_over
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bestiary.core.agent import Agent
+from bestiary.core.errors import IllegalAction
+from bestiary.core.game import Game, State
+from bestiary.core.records import Event
+
+# Safety caps: a faulty bot (or one that always waits) can never hang a driver.
+MAX_TICKS = 200_000
+MAX_DECISIONS = 20_000
+
+
+@dataclass(frozen=True)
+class Pace:
+    """The one real-time model, with its documented defaults (docs/sim.md, docs/server.md).
+
+    A tick is ``tick_seconds`` of wall time at a live table. A bot in a real-time game decides
+    again 2 to 6 ticks (0.5 to 1.5 s) after each decision: about one decision a second, a
+    person's pace. A bot in a turn-based game moves one second after its turn begins.
+    ``learner_every_tick`` is the RL setting: outside seats (learners) act every tick.
+    """
+
+    tick_seconds: float = 0.25
+    reaction_ticks: tuple[int, ...] = (2, 3, 4, 5, 6)
+    turn_pause_ticks: int = 4
+    answer_seconds: float = 30.0
+    learner_every_tick: bool = False
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.tick_seconds) and self.tick_seconds > 0):
+            raise ValueError("a tick must last a positive number of seconds")
+        if not self.reaction_ticks or min(self.reaction_ticks) < 1:
+            raise ValueError("reaction times must be at least one tick")
+        if self.turn_pause_ticks < 0:
+            raise ValueError("the turn pause cannot be negative")
+
+    def ticks(self, seconds: float) -> int:
+        """``seconds`` as a whole number of ticks (at least one)."""
+        return max(1, math.ceil(seconds / self.tick_seconds - 1e-9))
+
+    def seconds(self, ticks: int) -> float:
+        return ticks * self.tick_seconds
+
+
+class BotFault(RuntimeError):
+    """A bot asked for an action the rules refuse, or made no move when it had to."""
+
+
+@dataclass
+class Played:
+    """What happened at one tick: who acted (None: the table) and the events it produced."""
+
+    tick: int
+    by: str | None
+    events: list[Event]
+
+
+@dataclass
+class TickReport:
+    """One tick stepped with outside actions (RL): what was applied, what was skipped and why."""
+
+    played: list[Played] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+class Match:
+    """One game being played by any mix of bots and outside players (people, learners).
+
+    ``agents`` maps seats to bots; every other seat acts only through ``submit`` (or the
+    ``outside`` actions of ``step_tick``). ``strict`` (simulation) turns a bot's refused action
+    into BotFault; a live table (``strict=False``) logs it through ``faults`` and goes on.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        state: State,
+        agents: Mapping[str, Agent] | None = None,
+        seed: int = 0,
+        pace: Pace | None = None,
+        strict: bool = True,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.pace = pace or Pace()
+        self.rng = random.Random(seed)
+        self.strict = strict
+        self.real_time = game.info.real_time
+        self.tick = 0
+        self.decisions = 0
+        self.faults: list[str] = []
+        self.agents: dict[str, Agent] = {}
+        self._wake: dict[str, int] = {}
+        self._progress = state.progress
+        self._last_progress = 0
+        self._quiet_ticks = self._quiet_budget()
+        self._asked: dict[str, int] = {}  # outside players to act, since which tick
+        # Real-time games track outside players' turns only if the game can answer for them.
+        self._outside_answers = not self.real_time or game.info.answer_timeout
+        for player in state.players:
+            agent = (agents or {}).get(player)
+            if agent is not None:
+                self.set_agent(player, agent)
+        self._settle([])
+
+    # ------------------------------------------------------------------ seats
+
+    def set_agent(self, player: str, agent: Agent | None) -> None:
+        """Put a bot in ``player``'s seat (a stand-in), or take it out (None: a person is back)."""
+        if agent is None:
+            self.agents.pop(player, None)
+            self._wake.pop(player, None)
+        else:
+            self.agents[player] = agent
+            self._asked.pop(player, None)
+            if self.real_time:
+                self._wake[player] = self.tick + self._reaction()
+        self._schedule_turns()
+
+    # ------------------------------------------------------------------ the clock
+
+    def next_due(self) -> int | None:
+        """The tick at which the table will next do something by itself (None: never)."""
+        if self.state.is_over:
+            return None
+        due = [*self._wake.values()]
+        if self._quiet_ticks is not None:
+            due.append(self._last_progress + self._quiet_ticks)
+        limit = self._answer_ticks()
+        if limit is not None:
+            due.extend(since + limit for since in self._answer_waits())
+        return max(min(due), self.tick) if due else None
+
+    def advance(self, to_tick: int) -> list[Played]:
+        """Run everything due up to ``to_tick`` (the live clock's now); what was played."""
+        played: list[Played] = []
+        while not self.state.is_over:
+            due = self.next_due()
+            if due is None or due > to_tick:
+                break
+            self._run_tick(due, {}, played, None)
+        self.tick = max(self.tick, to_tick)
+        return played
+
+    def play(self, max_ticks: int = MAX_TICKS) -> list[Played]:
+        """Play on to the end with no outside player (simulation); what was played.
+
+        A game still going at ``max_ticks`` gets the game's quiet action (wild: Nightfall),
+        or stops where it is if it has none.
+        """
+        played: list[Played] = []
+        while not self.state.is_over:
+            due = self.next_due()
+            if due is None or due > max_ticks or self.decisions >= MAX_DECISIONS:
+                break
+            self._run_tick(due, {}, played, None)
+        if not self.state.is_over:
+            quiet = self.state.quiet_action()
+            if quiet is not None:
+                self.tick = max(self.tick, min(max_ticks, self.tick + 1))
+                self._apply(None, quiet, played)
+        return played
+
+    def step_tick(self, outside: Mapping[str, Any | None]) -> TickReport:
+        """One tick with these outside actions (None waits), in the tick's shuffled order.
+
+        The RL adapters' step: learners act every tick (``Pace.learner_every_tick``). An
+        outside action that an earlier one in the same tick made illegal is skipped and
+        reported, never replaced.
+        """
+        report = TickReport()
+        if not self.state.is_over:
+            self._run_tick(self.tick + 1, outside, report.played, report)
+        return report
+
+    # ------------------------------------------------------------------ outside players
+
+    def submit(self, player: str, action: Any) -> list[Event]:
+        """A person's (or any outside player's) action now; IllegalAction if refused."""
+        if player in self.agents:
+            raise IllegalAction(f"{player}'s seat is being played by a bot")
+        by = getattr(action, "by", None)
+        if by != player:
+            raise IllegalAction(f"you play {player}, not {by!r}")
+        played: list[Played] = []
+        self._apply(player, action, played)
+        return played[0].events if played else []
+
+    # ------------------------------------------------------------------ inside a tick
+
+    def _run_tick(
+        self,
+        tick: int,
+        outside: Mapping[str, Any | None],
+        played: list[Played],
+        report: TickReport | None,
+    ) -> None:
+        self.tick = tick
+        state = self.state
+        bots = [p for p in state.players if self._wake.get(p, tick + 1) <= tick]
+        movers: list[str] = [p for p in state.players if outside.get(p) is not None]
+        movers += bots
+        if len(movers) > 1:
+            self.rng.shuffle(movers)
+        for player in movers:
+            if state.is_over:
+                break
+            if player in outside:
+                self._outside_move(player, outside[player], played, report)
+            else:
+                self._bot_move(player, played)
+        if not state.is_over:
+            self._timers(played)
+
+    def _outside_move(
+        self, player: str, action: Any, played: list[Played], report: TickReport | None
+    ) -> None:
+        try:
+            self._apply(player, action, played)
+        except IllegalAction as err:
+            if report is not None:
+                report.skipped[player] = str(err)
+
+    def _bot_move(self, player: str, played: list[Played]) -> None:
+        state = self.state
+        agent = self.agents[player]
+        if self.real_time:
+            self._wake[player] = self.tick + self._reaction()
+        else:
+            self._wake.pop(player, None)
+        legal = state.legal_actions(player)
+        if not legal:
+            return
+        self.decisions += 1
+        action = agent.act(state.view(player), legal)
+        if action is None:
+            if not self.real_time:
+                self._fault(f"bot for {player} made no move when it had to")
+                self._wake[player] = self.tick + max(1, self.pace.turn_pause_ticks)
+            return
+        try:
+            self._apply(player, action, played)
+        except IllegalAction as err:
+            self._fault(f"bot for {player} played {action!r}, which is refused: {err}")
+            if not self.real_time:
+                self._wake[player] = self.tick + max(1, self.pace.turn_pause_ticks)
+
+    def _fault(self, text: str) -> None:
+        if self.strict:
+            raise BotFault(text)
+        self.faults.append(text)
+
+    def _timers(self, played: list[Played]) -> None:
+        state = self.state
+        if self._quiet_ticks is not None and self.tick >= self._last_progress + self._quiet_ticks:
+            quiet = state.quiet_action()
+            if quiet is not None:
+                self._apply(None, quiet, played)
+                return
+        limit = self._answer_ticks()
+        if limit is None:
+            return
+        for player, since in list(self._asked.items()):
+            answer = state.timeout_action(player)
+            if answer is not None and self.tick >= since + limit:
+                self._apply(None, answer, played, by=player)
+                return
+
+    def _apply(
+        self, player: str | None, action: Any, played: list[Played], by: str | None = None
+    ) -> None:
+        events = self.state.apply(action)
+        played.append(Played(self.tick, by or player, events))
+        self._settle(played)
+
+    def _settle(self, played: list[Played]) -> None:
+        """After any change: chance that is due, the quiet clock, whose turn it now is."""
+        state = self.state
+        while state.chance_due and not state.is_over:
+            events = state.apply(state.chance_outcome(self.rng))
+            played.append(Played(self.tick, None, events))
+        if state.progress != self._progress:
+            self._progress = state.progress
+            self._last_progress = self.tick
+        self._schedule_turns()
+
+    def _schedule_turns(self) -> None:
+        state = self.state
+        if state.is_over:
+            self._wake.clear()
+            self._asked.clear()
+            return
+        if self.real_time and not self._outside_answers:
+            return  # bots keep their own wake ticks; nobody outside has an answer clock
+        acting = state.actors
+        if not self.real_time:
+            for player in list(self._wake):
+                if player not in acting:
+                    del self._wake[player]
+            for player in acting:
+                if player in self.agents and player not in self._wake:
+                    self._wake[player] = self.tick + self.pace.turn_pause_ticks
+        for player in list(self._asked):
+            if player not in acting or player in self.agents:
+                del self._asked[player]
+        for player in acting:
+            if player not in self.agents and player not in self._asked:
+                self._asked[player] = self.tick
+
+    def _answer_waits(self) -> list[int]:
+        state = self.state
+        return [s for p, s in self._asked.items() if state.timeout_action(p) is not None]
+
+    def _answer_ticks(self) -> int | None:
+        return self.pace.ticks(self.pace.answer_seconds) if self._asked else None
+
+    def _reaction(self) -> int:
+        return self.rng.choice(self.pace.reaction_ticks)
+
+    def _quiet_budget(self) -> int | None:
+        option = self.game.info.quiet_option
+        if option is None:
+            return None
+        seconds = self.state.header().get("options", {}).get(option)
+        if seconds is None:
+            seconds = self.game.info.option(option).default
+        return self.pace.ticks(float(seconds))
+
+    # ------------------------------------------------------------------ read-outs
+
+    def deadlines(self) -> dict[str, Any]:
+        """Public timers in ticks for clients to show (quiet clock, answers awaited)."""
+        out: dict[str, Any] = {}
+        if self.state.is_over:
+            return out
+        if self._quiet_ticks is not None:
+            out["quiet"] = self._last_progress + self._quiet_ticks
+        limit = self._answer_ticks()
+        if limit is not None:
+            answers = {
+                p: s + limit
+                for p, s in self._asked.items()
+                if self.state.timeout_action(p) is not None
+            }
+            if answers:
+                out["answer"] = answers
+        return out
+
+    def redacted(self, events: Sequence[Event], viewer: str | None) -> list[Event]:
+        """``events`` as ``viewer`` may see them (the game's ``redact``, the one filter)."""
+        redact = self.state.redact
+        return [redact(event, viewer) for event in events]

@@ -1,0 +1,67 @@
+"""What the critters game says about itself (``GameInfo``): options, vocabulary, dynamics."""
+
+from __future__ import annotations
+
+from bestiary.core.info import GameInfo, OptionSpec
+from bestiary.critters.cards import ACTION_CARDS, DEFAULT_KINDS, WILD
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+OPTIONS = (
+    OptionSpec("set_size", "choice", 3, choices=(3, 4), description="cards in a full set"),
+    OptionSpec(
+        "sets_to_win",
+        "choice",
+        3,
+        choices=(3, 4),
+        description="full sets of different kinds needed to win (4: 2 to 4 players)",
+    ),
+    OptionSpec(
+        "hand_limit",
+        "int",
+        None,
+        minimum=1,
+        maximum=20,
+        description="most cards in hand after a turn (default 5, or 4 with six or more players)",
+    ),
+    OptionSpec("first", "player", None, description="who plays first (default: the first seat)"),
+    OptionSpec(
+        "deck",
+        "deck",
+        None,
+        description="a deck by name, or a deck's content (default: the sheet's 9 kinds)",
+    ),
+)
+
+_NAMES = {
+    WILD: "Wild card",
+    "no": "It's Okay to Say NO!",
+    "hop_over": "Hop Over",
+    "game_changer": "Game Changer",
+    "ultimate_collector": "Ultimate Collector",
+}
+
+INFO = GameInfo(
+    name="critters",
+    title="Critters",
+    summary=(
+        "A turn-based set-collection game for 2 to 8 players. Draw a card, then put critters "
+        "down, play full sets, or play action cards that take, swap and steal other "
+        "players' sets; an action can be answered with \"It's Okay to Say NO!\". The first "
+        "to hold full sets of three different kinds wins."
+    ),
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    real_time=False,
+    chance=True,
+    options=OPTIONS,
+    vocabulary={
+        "cards": {**{k: k.capitalize() for k in DEFAULT_KINDS}, **_NAMES},
+        "kinds": list(DEFAULT_KINDS),
+        "wild": WILD,
+        "actions": list(ACTION_CARDS),
+    },
+    default_bot="greedy",
+    answer_timeout=True,
+)

@@ -1,0 +1,57 @@
+"""What Call of the Wild says about itself (``GameInfo``): options, vocabulary, dynamics."""
+
+from __future__ import annotations
+
+from bestiary.core.info import GameInfo, OptionSpec
+from bestiary.wild.cards import CREATURES, EATING_VERBS, SOUNDS, eaten_by_index
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+OPTIONS = (
+    OptionSpec(
+        "mating_bonus",
+        "bool",
+        False,
+        description="2 points per Den card from another player's Pack, 1 per own card",
+    ),
+    OptionSpec(
+        "objectives",
+        "bool",
+        False,
+        description="deal each player a secret Objective worth 1 to 3 points at the end",
+    ),
+    OptionSpec(
+        "nightfall_seconds",
+        "number",
+        120,
+        minimum=1,
+        maximum=3600,
+        description="the game ends at Nightfall after this many seconds without a meeting",
+    ),
+)
+
+INFO = GameInfo(
+    name="wild",
+    title="Call of the Wild",
+    summary=(
+        "A real-time bluffing game for 2 to 6 players. Offer a creature face-down with a Call, "
+        "pair up with a player making the same Call, and Mate (same creature, honest Call), "
+        "Hunt (your creature eats theirs) or Double-Cross a hunter along the five-creature "
+        "food chain. Den cards score; the game ends at Sundown, when someone meets with "
+        "their last card."
+    ),
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    real_time=True,
+    chance=False,
+    options=OPTIONS,
+    vocabulary={
+        "cards": {c: c.capitalize() for c in CREATURES},
+        "creatures": list(CREATURES),
+        "sounds": dict(SOUNDS),
+        "eats": {c: CREATURES[eaten_by_index(i)] for i, c in enumerate(CREATURES)},
+        "eating_verbs": dict(EATING_VERBS),
+    },
+    default_bot="reader",
+    quiet_option="nightfall_seconds",
+)

@@ -1,0 +1,129 @@
+"""A third game, written only for these tests, plays everywhere with no change outside it.
+
+``tests/toygame`` (Duel) is registered at test time; the real server, ``bestiary sim``,
+``bestiary replay`` and the driver know it only through the registry and its ``GameInfo``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bestiary.cli import app
+from bestiary.core.agent import make_bot
+from bestiary.core.driver import Match
+from bestiary.core.game import game_names, get_game, replay, unregister_game
+from bestiary.core.records import dumps, parse_lines
+from bestiary.server.live import LiveServer, TableSocket
+from bestiary.server.table import TableSettings
+from tests import toygame
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def duel() -> Iterator[None]:
+    toygame.register()
+    yield
+    unregister_game("duel")
+
+
+def test_the_registry_lists_it_with_its_self_description() -> None:
+    assert "duel" in game_names()
+    info = get_game("duel").info
+    assert info.as_json()["options"][0]["name"] == "rounds"
+    with pytest.raises(ValueError, match="rounds must be a whole number from 1 to 5"):
+        get_game("duel").new_game(["a", "b"], {"rounds": 9})
+
+
+def test_the_driver_plays_it_with_a_person_and_a_bot() -> None:
+    game = get_game("duel")
+    state = game.new_game(["ann", "bot"], seed=4)
+    match = Match(game, state, {"bot": make_bot("duel", "duel-keeper", "bot", 1)})
+    assert state.actors == ("ann",)
+    assert match.advance(100) == []  # nobody moves for ann, and duel has no answer clock
+    match.submit("ann", toygame.Stand("ann"))
+    played = match.advance(match.tick + match.pace.turn_pause_ticks)
+    assert [p.by for p in played] == ["bot"]  # the bot moves after the turn pause
+    match.submit("ann", toygame.Swap("ann"))
+    match.play()
+    assert state.is_over and state.winners()
+    again = replay(state.header(), [(n + 2, e) for n, e in enumerate(state.events())])
+    assert again.summary() == state.summary()
+
+
+def test_bestiary_sim_simulates_it() -> None:
+    args = "sim duel --players 3 --bots duel-keeper --games 30 --jobs 1 --json"
+    result = runner.invoke(app, args.split())
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 30
+    assert summary["endings"] == {"shown": 30}
+
+
+def test_bestiary_replay_replays_it(tmp_path: Path) -> None:
+    game = get_game("duel")
+    state = game.new_game(["a", "b"], seed=11)
+    game.random_playout(state, __import__("random").Random(2), 100)
+    record = tmp_path / "duel.jsonl"
+    record.write_text("\n".join(dumps(x) for x in [state.header(), *state.events()]) + "\n")
+    result = runner.invoke(app, ["replay", str(record), "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == state.summary()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = tmp_path_factory.mktemp("duel") / "duel.sqlite"
+    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.01, grace_seconds=5)) as live:
+        yield live
+
+
+def test_the_real_server_serves_it_to_the_end(server: LiveServer) -> None:
+    with server.http() as http:
+        games = {g["name"]: g for g in http.get("/api/games").json()}
+        assert games["duel"]["title"] == "Duel" and games["duel"]["bots"][0]["name"]
+        body = {"game": "duel", "seats": 2, "name": "ann", "bots": [{"bot": "duel-keeper"}]}
+        created = http.post("/api/tables", json=body)
+        assert created.status_code == 201, created.text
+        code, token = created.json()["code"], created.json()["token"]
+        assert http.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 200
+        ann = TableSocket(server, code, token)
+        while True:
+            state = ann.wait_state(lambda m: m["over"] or bool(m["legal"]), "ann's turn")
+            if state["over"]:
+                break
+            ann.act({"do": "stand"}, ref=state["seq"])
+            ann.wait_past(state["seq"])
+        assert state["winners"]
+        ann.close()
+        record = http.get(f"/api/tables/{code}/record")
+        assert record.status_code == 200, record.text
+    header, events = parse_lines(record.text.splitlines())
+    assert header["game"] == "duel"
+    rebuilt = replay(header, events)
+    assert rebuilt.is_over and rebuilt.winners() == state["winners"]
+
+
+def test_pettingzoo_wraps_it_through_the_generic_path() -> None:
+    from pettingzoo.test import api_test
+
+    from bestiary.adapters.generic_aec import env, view_from
+
+    api_test(env("duel", players=3, max_actions=4), num_cycles=200)
+    e = env("duel", players=2, max_actions=4)
+    e.reset(seed=3)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, _reward, done, cut, info = e.last()
+        if done or cut:
+            e.step(None)
+            continue
+        assert view_from(obs["observation"])["you"] == agent  # the agent's own view only
+        e.step(int(obs["action_mask"].nonzero()[0][-1]))
+        steps += 1
+    assert steps == 4 and list(info["winners"]) in ([1, 0], [0, 1], [1, 1])
