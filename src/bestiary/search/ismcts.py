@@ -92,7 +92,8 @@ class Widening:
     power: float = 0.5
 
     def width(self, visits: int) -> int:
-        return math.ceil(self.base + self.scale * visits**self.power)
+        grown: float = self.scale * math.pow(visits, self.power)
+        return math.ceil(self.base + grown)
 
 
 @dataclass
