@@ -4,18 +4,30 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean browser terminal postgres
+.PHONY: run test lint typecheck pytest bench clean browser terminal postgres proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# Everything: tests, linters and every optional extra (what `make test` needs). torch first,
+# pinned to the CPU build that lies on disk, so the learn extra never pulls a CUDA build.
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install --quiet -e '.[test,rl,openspiel,ray]'
-	touch $(STAMP)
+	$(BIN)/pip install --quiet 'torch==2.13.0'
+	$(BIN)/pip install --quiet -e '.[test,rl,openspiel,ray,learn]'
+	touch $(STAMP) $(WEB_STAMP)
 
-run: $(STAMP)
-	$(BIN)/bestiary serve
+# Only what serving needs (no test, RL, OpenSpiel or Ray extras): quick on a fresh clone.
+WEB_STAMP := $(VENV)/.installed-web
+$(WEB_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install --quiet -e .
+	touch $(WEB_STAMP)
+
+# `make run HOST=0.0.0.0 PORT=8080` lets friends on your network join (share the printed address).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+run: $(WEB_STAMP)
+	$(BIN)/bestiary serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
@@ -36,7 +48,11 @@ terminal:
 postgres:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql)
 
-pytest: $(STAMP) browser terminal postgres
+# The reverse-proxy test runs docs/server.md's nginx config with Debian's nginx.
+proxy:
+	command -v nginx >/dev/null || test -x /usr/sbin/nginx || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light openssl)
+
+pytest: $(STAMP) browser terminal postgres proxy
 	$(BIN)/pytest
 
 test: lint typecheck pytest

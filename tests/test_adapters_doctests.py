@@ -14,6 +14,9 @@ MODULES = [
     ("bestiary.adapters.wild_v0", "pettingzoo"),
     ("bestiary.adapters.pettingzoo_envs", "pettingzoo"),
     ("bestiary.adapters.gym_envs", "gymnasium"),
+    ("bestiary.adapters.infos", None),
+    ("bestiary.adapters.policies", None),
+    ("bestiary.adapters.variants", None),
     ("bestiary.adapters.openspiel_critters", "pyspiel"),
     ("bestiary.adapters.openspiel_wild", "pyspiel"),
 ]

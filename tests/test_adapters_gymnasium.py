@@ -49,7 +49,9 @@ def test_critters_episode_against_bots_ends_in_win_or_loss() -> None:
     env = gym_envs.CrittersEnv(players=3, opponents=["greedy", "random"])
     total, info, _ = _play(env, seed=4)
     assert env.game_state.is_over
-    assert total == (1.0 if "player_0" in info["winners"] else -1.0)
+    winners = env.game_state.winners()
+    assert total == (1.0 if "player_0" in winners else -1.0)
+    assert info["winners"].tolist() == [int(p in winners) for p in env.players]
     # The learner only ever acted when the rules waited for it.
     learner_moves = [e for e in env.game_state.events() if e.get("by") == "player_0"]
     assert learner_moves
@@ -61,7 +63,7 @@ def test_wild_episode_against_bots_returns_the_final_score() -> None:
     state = env.table.state
     assert state.is_over
     assert total == state.scores()["player_0"]
-    assert info["winners"] == state.winners()
+    assert info["winners"].tolist() == [int(p in state.winners()) for p in state.players]
     assert any(e.get("by") == "player_1" for e in state.events())
 
 
@@ -88,15 +90,18 @@ def test_wild_illegal_action_is_a_wait() -> None:
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     _, _, terminated, _, info = env.step(illegal)
     assert not terminated
-    assert "not legal" in info["skipped"]
+    assert info["skipped"] == 1 and "not legal" in info["skip_reason"]
     assert not any(e.get("by") == "player_0" for e in env.table.state.events())
 
 
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
-        (lambda: gym_envs.CrittersEnv(opponents="nobody"), ValueError, "no bot called 'nobody'"),
-        (lambda: gym_envs.WildEnv(players=3, opponents=["random"]), BadOption, "one bot for each"),
+        (lambda: gym_envs.CrittersEnv(opponents="nobody"), BadOption, "no bot called 'nobody'"),
+        (lambda: gym_envs.WildEnv(players=3, opponents=["random"]), BadOption, "one opponent for"),
+        (lambda: gym_envs.CrittersEnv(opponents=42), BadOption, "not a value of type int"),
+        (lambda: gym_envs.WildEnv(opponents={"a": 1}), BadOption, "bot name, an Agent, a policy"),
+        (lambda: gym_envs.CrittersEnv(render_mode="rgb_array"), BadOption, "not supported"),
         (lambda: gym_envs.WildEnv(players=3, seat=3), BadOption, "seat must be between 0 and 2"),
         (lambda: gym_envs.CrittersEnv(players=9), BadOption, "2 to 8 players"),
     ],
@@ -116,3 +121,39 @@ def test_action_masks_match_the_observed_mask(make: Any) -> None:
         observation, _, terminated, truncated, _ = env.step(int(np.flatnonzero(mask)[-1]))
         if terminated or truncated:
             break
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("bestiary/Critters-v0", {"players": 2}),
+        ("bestiary/Wild-v0", {"players": 2, "quiet_ticks": 4, "opponents": "honest"}),
+    ],
+)
+def test_vector_masks_are_never_all_zero_under_next_step_autoreset(
+    env_id: str, kwargs: dict[str, Any]
+) -> None:
+    envs = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode="sync", **kwargs)
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    observations, _ = envs.reset(seed=11)
+    rng = np.random.default_rng(11)
+    ends = 0
+    for _ in range(600):
+        masks = observations["action_mask"]
+        assert masks.any(axis=1).all()  # a masked sampler always has an action to take
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        observations, _, terminated, truncated, infos = envs.step(actions)
+        ends += int((terminated | truncated).sum())
+        for i in np.flatnonzero(terminated | truncated):
+            # The last observation of an episode: every id is accepted (and ignored on reset).
+            assert observations["action_mask"][i].all()
+            assert infos["winners"][i].any() or truncated[i]
+    assert ends >= 3
+    envs.close()
+
+
+def test_human_render_prints_the_public_table(capsys: pytest.CaptureFixture[str]) -> None:
+    env = gym_envs.CrittersEnv(render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert "turn" in capsys.readouterr().out

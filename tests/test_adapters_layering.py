@@ -6,7 +6,17 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "bestiary"
-LIBRARIES = {"pettingzoo", "gymnasium", "pyspiel", "open_spiel", "rlcard"}
+LIBRARIES = {
+    "pettingzoo",
+    "gymnasium",
+    "pyspiel",
+    "open_spiel",
+    "rlcard",
+    "torch",
+    "tianshou",
+    "stable_baselines3",
+    "sb3_contrib",
+}
 
 
 def _imported_roots(path: Path) -> set[str]:

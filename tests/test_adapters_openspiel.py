@@ -57,8 +57,9 @@ def test_critters_information_state_holds_only_own_cards_after_the_deal() -> Non
     _deal(state, random.Random(1))
     engine = state.engine
     for seat, name in enumerate(("player_0", "player_1")):
-        text = state.information_state_string(seat)
-        seen = sorted(line.split(" ", 1)[1] for line in text.splitlines()[1:])
+        lines = state.information_state_string(seat).splitlines()
+        assert lines[1] == f"hand{seat} " + " ".join(sorted(engine.hand(name)))
+        seen = sorted(line.split(" ", 1)[1] for line in lines[2:])
         assert seen == sorted(engine.hand(name))
 
 

@@ -17,6 +17,7 @@ from pettingzoo.test import (  # noqa: E402
     api_test,
     parallel_api_test,
     parallel_seed_test,
+    render_test,
     seed_test,
 )
 
@@ -150,7 +151,8 @@ def test_wild_return_is_the_final_score_and_winners_are_reported() -> None:
     state = env.table.state
     assert state.is_over
     assert returns == {a: float(s) for a, s in state.scores().items()}
-    assert all(info["winners"] == state.winners() for info in infos.values())
+    bits = [int(p in state.winners()) for p in state.players]
+    assert all(info["winners"].tolist() == bits for info in infos.values())
 
 
 def test_wild_masked_out_action_is_skipped_as_a_wait() -> None:
@@ -160,7 +162,9 @@ def test_wild_masked_out_action_is_skipped_as_a_wait() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     before = env.table.state.summary()
     _, _, _, _, infos = env.step({"player_0": illegal, "player_1": 0})
-    assert "not legal" in infos["player_0"]["skipped"]
+    assert infos["player_0"]["skipped"] == 1
+    assert "not legal" in infos["player_0"]["skip_reason"]
+    assert infos["player_1"]["skipped"] == 0 and infos["player_1"]["skip_reason"] == ""
     assert env.table.state.summary() == before
 
 
@@ -196,7 +200,7 @@ def test_reset_options_pass_game_options_through() -> None:
         (lambda: critters_v0.env(players=1), "critters takes 2 to 8 players, not 1"),
         (lambda: wild_v0.parallel_env(players=9), "wild takes 2 to 6 players, not 9"),
         (lambda: critters_v0.env(options={"colour": "red"}), "colour"),
-        (lambda: wild_v0.parallel_env(render_mode="human"), "render_mode 'human'"),
+        (lambda: wild_v0.parallel_env(render_mode="rgb_array"), "render_mode 'rgb_array'"),
     ],
 )
 def test_bad_settings_are_refused_in_one_sentence(make: Any, message: str) -> None:
@@ -268,3 +272,9 @@ def test_ansi_render_describes_the_table(make: Any) -> None:
     text = env.render()
     assert "player_0" in text and "player_1" in text
     assert make(players=2).render() is None
+
+
+@pytest.mark.parametrize("make", [critters_v0.env, wild_v0.env])
+def test_render_modes_pass_render_test(make: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(make)  # every mode in the metadata, "human" included
+    assert "player_1" in capsys.readouterr().out  # human printed the public table

@@ -1,43 +1,47 @@
 """The web client in a real browser (Playwright + Debian's Chromium) against a live server.
 
-Two players create and join a wild table and meet; a critters game against bots is played to
-the end with the keyboard; a page reload in the middle of a game reconnects to the same seat.
-Screenshots go to artifacts/; BESTIARY_UPDATE_SCREENSHOTS=1 also refreshes docs/img/ (the README's).
+Two players create and join a wild table through the lobby and meet (`g` sends exactly one
+message); a page reload in the middle of a game reconnects to the same seat; the lobby and the
+board pass an axe-core audit; the phone layout shows what real-time play needs without
+scrolling.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
+import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright import sync_api
 
-from bestiary.server.live import LiveServer
+from bestiary.server.live import LiveServer, TableSocket
+from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "artifacts"
-TIMEOUT_MS = 15_000
-PAGE_ERRORS: list[str] = []  # uncaught script errors in any page: a test fails on any
+from tests.browser import (
+    ARGS,
+    CHROMIUM,
+    PAGE_ERRORS,
+    PHONE,
+    Wire,
+    audit,
+    keyboard_critters_turn,
+    new_page,
+    screenshot,
+    seat_page,
+    wait_until,
+)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+# one test player opens many tables from 127.0.0.1: more than a stranger may
+MANY = ServerSettings(tables_per_minute=1000)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite"
-    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.01, grace_seconds=60)) as live:
+    settings = TableSettings(bot_tick=0.35, grace_seconds=60)
+    with LiveServer(f"sqlite:///{db}", settings, server=MANY) as live:
         yield live
 
 
@@ -49,99 +53,153 @@ def browser() -> Iterator[sync_api.Browser]:
         launched.close()
 
 
-def new_page(browser: sync_api.Browser) -> sync_api.Page:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    page.on("pageerror", lambda err: PAGE_ERRORS.append(str(err)))
-    return page
-
-
-def screenshot(page: sync_api.Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / name
-    page.screenshot(path=str(path), full_page=True)
-    docs = ROOT / "docs" / "img"
-    if os.environ.get("BESTIARY_UPDATE_SCREENSHOTS") == "1" and docs.is_dir():
-        shutil.copy(path, docs / name)  # refresh the README's pictures on request only
-
-
-def seq(page: sync_api.Page) -> int:
-    value = page.evaluate("App.state ? App.state.seq : -1")
-    assert isinstance(value, int)
-    return value
-
-
-def test_two_players_meet_in_wild(server: LiveServer, browser: sync_api.Browser) -> None:
-    ann, bob = new_page(browser), new_page(browser)
+def test_two_players_meet_in_wild_and_g_sends_once(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    ann = new_page(browser)
+    wire = Wire(ann)
     ann.goto(server.url + "/")
+    assert audit(ann, "lobby") == []
     ann.fill("#name", "ann")
-    ann.select_option("#game", "wild")
+    ann.check("input[name=game][value=wild]")
     ann.fill("#seats", "2")
     ann.select_option("#fill-bot", "")
     ann.click("#create")
     link = ann.get_attribute("#share-link", "href")
-    assert link is not None
-    bob.goto(link)
-    bob.fill("#join-name", "bob")
-    bob.click("#join")
+    assert link is not None and link.startswith(server.url)  # the address the browser used
+    code = link.rsplit("/", 1)[1]
+    with server.http() as http:
+        bob_seat = http.post(f"/api/tables/{code}/join", json={"name": "bob"}).json()
+    bob = TableSocket(server, code, bob_seat["token"])
     ann.wait_for_selector("#seats >> text=bob")
     ann.click("#start")
     ann.wait_for_selector("#my-hand")
-    bob.wait_for_selector("#my-hand")
-    # ann offers her first card with its own Call; bob answers on the same Call
-    creature = ann.get_attribute("#my-hand button.card >> nth=0", "data-card")
+    # ann offers her first card with its own Call; bob makes the same Call and asks to meet
+    creature = ann.get_attribute("#hand-0", "data-card")
     assert creature is not None
-    ann.click(f"button.callbtn[data-call={creature}]")
-    bob.wait_for_selector(f"[data-player=ann] .call-badge.c-{creature}")
-    bob.click(f"button.callbtn[data-call={creature}]")
-    ann.wait_for_selector(f"[data-player=bob] .call-badge.c-{creature}")
-    ann.click("button[data-meet=bob]")
-    bob.wait_for_selector("[data-player=ann] .ask")
-    bob.keyboard.press("g")  # meet with the keyboard: the player who asked
-    for page in (ann, bob):
-        page.wait_for_selector("#meetings li")
-        assert "met on the" in page.inner_text("#meetings li")
-    screenshot(ann, "wild.png")
+    ann.click(f"#call-{creature}")
+    bob.wait_state(lambda m: m["view"]["calls"]["ann"] == creature, "ann's Call")
+    assert bob.latest is not None
+    bob_card = bob.latest["view"]["hand"][0]
+    bob.act({"do": "call", "card": bob_card, "call": creature}, ref=1)
+    bob.wait_ref(1)
+    bob.act({"do": "meet", "with": "ann"}, ref=2)
+    bob.wait_ref(2)
+    ann.wait_for_selector("[data-player=bob] .ask")
+    before = len(wire.actions())
+    ann.keyboard.press("g")  # agree with the keyboard: exactly one message
+    ann.wait_for_selector("#log li >> text=meet on")
+    ann.wait_for_timeout(500)
+    assert len(wire.actions()) == before + 1
+    assert wire.actions()[-1]["action"] == {"by": "ann", "do": "meet", "with": "bob"}
+    assert wire.refused() == []
+    assert audit(ann, "wild board") == []
+    bob.close()
     assert PAGE_ERRORS == []
 
 
-def test_critters_against_bots_to_the_end_with_a_reload(
+def test_a_reload_brings_the_player_back_to_the_seat(
     server: LiveServer, browser: sync_api.Browser
 ) -> None:
-    page = new_page(browser)
-    page.goto(server.url + "/")
-    page.fill("#name", "ann")
-    page.select_option("#game", "critters")
-    page.fill("#seats", "3")
-    page.click("#create")
-    page.click("#start")
+    page, _, _ = seat_page(browser, server, "critters", 3, "greedy")
     page.wait_for_selector("#my-hand")
-    reloaded = False
-    shot = False
-    for _ in range(400):
-        page.wait_for_selector("#moves button, #allow:not([disabled]), #results")
-        if page.query_selector("#results"):
-            break
-        before = seq(page)
-        if not shot and page.query_selector("#tableaus .set"):
-            screenshot(page, "critters.png")
-            shot = True
-        if page.query_selector("#allow:not([disabled])"):
-            page.keyboard.press("n" if page.query_selector("#say-no:not([disabled])") else "a")
-        else:
-            page.keyboard.press("1")
-        page.wait_for_function(f"App.state.seq > {before} || App.state.over")
-        if not reloaded and before > 10:
-            hand = page.inner_text("#my-hand")
-            page.reload()  # the seat token in localStorage brings ann back to her seat
-            page.wait_for_selector("#my-hand")
-            assert page.evaluate("App.me.player") == "ann"
-            reloaded = bool(hand)
-    else:
-        pytest.fail("the game did not end")
-    assert reloaded
-    results = page.inner_text("#results")
-    assert "Game over" in results and "full sets" in results
-    screenshot(page, "critters-end.png")
+    while page.locator("#log li").count() < 3:  # ann plays first: a move or two by keys
+        keyboard_critters_turn(page)
+        page.wait_for_timeout(100)
+    lines = page.locator("#log li").count()
+    page.reload()  # the seat token in localStorage brings ann back; the log comes back too
+    page.wait_for_selector("#my-hand")
+    assert "Your hand (ann)" in page.inner_text("#my-hand")
+    assert page.locator("#log li").count() >= lines
+    assert PAGE_ERRORS == []
+
+
+def test_the_phone_shows_hand_calls_and_every_meet_button_without_scrolling(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    page, _, _ = seat_page(
+        browser, server, "wild", 6, "reader", {"nightfall_seconds": 600}, viewport=PHONE
+    )
+    page.wait_for_selector("#my-hand")
+    page.wait_for_function("document.querySelectorAll('#log li').length > 3")
+    needed = ["#my-hand .cards .card", ".callbtn", "#players .pcall", "#players .meet"]
+    counts = {sel: page.locator(sel).count() for sel in needed}
+    assert counts[".callbtn"] == 5 and counts["#players .meet"] == 5, counts
+    assert counts["#my-hand .cards .card"] >= 1
+    assert page.evaluate("window.scrollY") == 0
+    for selector in needed:
+        for i in range(counts[selector]):
+            box = page.locator(selector).nth(i).bounding_box()
+            assert box is not None
+            assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, i, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (selector, i, box)
+    screenshot(page, "wild-phone.png", full_page=False)
+    # critters on the phone: the hand, then one card's moves, fit the screen too
+    page, _, _ = seat_page(browser, server, "critters", 4, "greedy", viewport=PHONE)
+    page.wait_for_selector("#my-hand")
+    while page.locator("#tableaus .set").count() < 2:
+        keyboard_critters_turn(page)
+        page.wait_for_timeout(100)
+    while not page.inner_text("#turn").startswith("Your turn"):
+        if page.query_selector("#allow[aria-disabled=false]"):  # a bot played on ann
+            page.keyboard.press("a")
+        assert not page.query_selector("#results"), "the game ended before ann's turn"
+        page.wait_for_timeout(100)
+    page.keyboard.press("1")
+    for selector in ["#my-hand .cards .card", "#moves h3", "#pass"]:
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"], (selector, box)
+    screenshot(page, "critters-phone.png", full_page=False)
+    assert PAGE_ERRORS == []
+
+
+def test_a_refused_action_is_shown_next_to_its_control(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    """ann presses Meet on a Call bob has just taken back (her page has not heard yet)."""
+    with server.http() as http:
+        made = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"}).json()
+        code = made["code"]
+        bob_seat = http.post(f"/api/tables/{code}/join", json={"name": "bob"}).json()
+        http.post(f"/api/tables/{code}/start", json={"token": made["token"]})
+    page = new_page(browser)
+    held: list[str | bytes] = []
+    hold = [False]
+    routes: list[sync_api.WebSocketRoute] = []
+
+    def relay(ws: sync_api.WebSocketRoute) -> None:
+        routes.append(ws)
+        upstream = ws.connect_to_server()
+        upstream.on_message(lambda m: held.append(m) if hold[0] else ws.send(m))
+
+    page.route_web_socket(lambda url: "/ws/" in url, relay)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.evaluate(
+        "([code, seat]) => localStorage.setItem('bestiary.seats', JSON.stringify({[code]: seat}))",
+        [code, {"token": made["token"], "seat": 0}],
+    )
+    page.goto(f"{server.url}/#/t/{code}")
+    page.wait_for_selector("#my-hand")
+    bob = TableSocket(server, code, bob_seat["token"])
+    creature = page.get_attribute("#hand-0", "data-card")
+    page.click(f"#call-{creature}")
+    bob.wait_state(lambda m: m["view"]["calls"]["ann"] == creature, "ann's Call")
+    assert bob.latest is not None
+    bob.act({"do": "call", "card": bob.latest["view"]["hand"][0], "call": creature}, ref=1)
+    bob.wait_ref(1)
+    page.wait_for_selector("#meet-0[aria-disabled=false]")
+    hold[0] = True  # ann's page stops hearing the table for a moment
+    bob.act({"do": "withdraw"}, ref=2)
+    bob.wait_ref(2)
+    page.click("#meet-0")
+    wait_until(page, lambda: any('"error"' in str(m) for m in held), 5, "the refusal")
+    hold[0] = False
+    for message in held:  # the withdrawal and the refusal arrive, in order
+        routes[-1].send(message)
+    refusal = next(json.loads(m) for m in held if json.loads(m)["type"] == "error")
+    assert refusal["code"] == "illegal"
+    page.wait_for_selector("#meet-0-note")
+    assert page.inner_text("#meet-0-note") == refusal["message"]  # next to the Meet button
+    bob.close()
     assert PAGE_ERRORS == []

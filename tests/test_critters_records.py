@@ -67,8 +67,8 @@ def test_new_game_header_carries_the_explicit_deal() -> None:
     ("players", "options", "reason"),
     [
         (NAMES, {"colour": "red"}, "unknown critters option 'colour'"),
-        (NAMES, {"set_size": 5}, "option set_size must be one of 3, 4, not 5"),
-        (NAMES, {"sets_to_win": "3"}, "option sets_to_win must be one of 3, 4, not '3'"),
+        (NAMES, {"set_size": 5}, "option set_size must be one of 2, 3, 4, not 5"),
+        (NAMES, {"sets_to_win": "3"}, "option sets_to_win must be one of 1, 2, 3, 4, not '3'"),
         (NAMES, {"hand_limit": 0}, "hand_limit must be a whole number"),
         (NAMES, {"set_size": 4, "sets_to_win": 4}, "not both"),
         ([*NAMES, "eve"], {"set_size": 4}, "for 2 to 4 players"),
@@ -303,3 +303,20 @@ def test_replay_command_names_the_bad_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "line 4" in lines[0] and "refused" in lines[0]
+
+
+def test_unknown_options_are_ignored_in_records_but_refused_for_new_games() -> None:
+    # RECORDS.md: unknown keys are ignored; a person typing an option is told of the typo.
+    header = GAME.new_game(["ann", "bo"], {"set_size": 4}, seed=5).header()
+    header["options"] = {**header["options"], "colour": "red", "deck": "gone.toml"}
+    state = GAME.from_header(header)
+    assert state.set_size == 4 and state.header()["options"] == {
+        "set_size": 4,
+        "sets_to_win": 3,
+        "hand_limit": 5,
+    }
+    with pytest.raises(BadOption, match="unknown critters option 'colour'"):
+        GAME.new_game(["ann", "bo"], {"colour": "red"}, seed=5)
+    header["options"]["set_size"] = 5  # a known option is still checked in a record
+    with pytest.raises(BadOption, match="option set_size must be one of 2, 3, 4, not 5"):
+        GAME.from_header(header)

@@ -9,13 +9,16 @@ import pytest
 
 from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
+from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("bad") / "bad.sqlite"
-    with LiveServer(f"sqlite:///{db}", TableSettings(), rate=20.0) as live:
+    # a table per case, all from 127.0.0.1: more new tables a minute than a stranger may open
+    server = ServerSettings(tables_per_minute=600)
+    with LiveServer(f"sqlite:///{db}", TableSettings(), rate=20.0, server=server) as live:
         yield live
 
 

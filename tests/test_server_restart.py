@@ -10,7 +10,10 @@ from pathlib import Path
 from bestiary.core.game import replay
 from bestiary.core.records import parse_lines
 from bestiary.server.live import LiveServer, TableSocket
+from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+
+SEEDED = ServerSettings(allow_seeds=True)  # seeded deals make the views comparable
 
 
 def test_game_survives_restart(tmp_path: Path) -> None:
@@ -24,7 +27,7 @@ def test_finished_games_survive_restart(tmp_path: Path) -> None:
 def game_survives_restart(db: str) -> None:
     """A wild game stopped mid-meeting comes back with the same views and plays on."""
     settings = TableSettings(grace_seconds=60)
-    with LiveServer(db, settings) as first, first.http() as http:
+    with LiveServer(db, settings, server=SEEDED) as first, first.http() as http:
         made = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"}).json()
         code, ann_token = made["code"], made["token"]
         bob_token = http.post(f"/api/tables/{code}/join", json={"name": "bob"}).json()["token"]
@@ -42,7 +45,7 @@ def game_survives_restart(db: str) -> None:
         ann.close()
         bob.close()
     # a new server process on the same database
-    with LiveServer(db, settings) as second, second.http() as http:
+    with LiveServer(db, settings, server=SEEDED) as second, second.http() as http:
         listing = http.get("/api/tables").json()
         assert code in [t["code"] for t in listing["playing"]]
         ann, bob = TableSocket(second, code, ann_token), TableSocket(second, code, bob_token)
@@ -67,7 +70,7 @@ def finished_games_survive_restart(db: str) -> None:
     settings = TableSettings(grace_seconds=0, bot_tick=0.001, answer_seconds=0.01)
     body = {"game": "critters", "seats": 2, "name": "ann", "bots": [{"bot": "random"}]}
     records: dict[str, str] = {}
-    with LiveServer(db, settings) as first, first.http() as http:
+    with LiveServer(db, settings, server=SEEDED) as first, first.http() as http:
         for seed in (1, 2):
             made = http.post("/api/tables", json=body).json()
             code = made["code"]
@@ -76,7 +79,7 @@ def finished_games_survive_restart(db: str) -> None:
             watcher.wait_state(lambda m: bool(m["over"]), "the end of the game")
             watcher.close()
             records[code] = http.get(f"/api/tables/{code}/record").text
-    with LiveServer(db, settings) as second, second.http() as http:
+    with LiveServer(db, settings, server=SEEDED) as second, second.http() as http:
         listing = http.get("/api/tables").json()
         assert {t["code"] for t in listing["finished"]} == set(records)
         assert listing["playing"] == []

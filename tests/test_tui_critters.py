@@ -44,13 +44,10 @@ class Script:
         self.player = player
         self.events = list(events)
 
-    def act(self, view: Mapping[str, Any], legal: Sequence[Any] = ()) -> Any | None:
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         if not self.events:
             return None
         return GAME.action_from_event({"by": self.player, **self.events.pop(0)})
-
-    def reaction_ticks(self) -> int:
-        return 1
 
 
 # Dealt one at a time: ann (first) gets fox, no, owl, frog, hedgehog; bo gets hop_over, turtle,
@@ -89,13 +86,25 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+# bo's one move: Hop Over on the fox that ann puts down.
+HOP_OVER_ANN = [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
+
+
+async def fox_down_then_hop_over(pilot: Pilot[None], app: CrittersApp) -> None:
+    """ann puts her fox down from the menu; bo answers with HOP_OVER_ANN."""
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    await choose(pilot, app, "fox")
+
+
 def test_menu_down_then_no_cancels_hop_over() -> None:
     table = scripted_table(
         DECK, [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
     )
 
     async def play() -> None:
-        app = CrittersApp(table, bot_delay=None)
+        app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             # Six cards (one a NO!), nothing else to do: putting a critter down is the only group.
@@ -127,17 +136,12 @@ def test_menu_down_then_no_cancels_hop_over() -> None:
 
 def test_no_prompt_without_a_no_card_only_allows() -> None:
     deck = ["owl" if card == "no" else card for card in DECK]  # ann's NO! becomes an owl
-    table = scripted_table(
-        deck, [{"do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"}]
-    )
+    table = scripted_table(deck, HOP_OVER_ANN)
 
     async def play() -> None:
-        app = CrittersApp(table, bot_delay=None)
+        app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("enter")
-            await pilot.pause()
-            await choose(pilot, app, "fox")
+            await fox_down_then_hop_over(pilot, app)
             assert isinstance(app.screen, NoPrompt)
             answers = app.screen.query_one("#answers", OptionList)
             assert answers.get_option("no").disabled
@@ -153,11 +157,40 @@ def test_no_prompt_without_a_no_card_only_allows() -> None:
     assert summary["tableaus"]["bo"] == [{"kind": "fox", "cards": ["fox"], "full": False}]
 
 
+def test_unanswered_prompt_is_allowed_when_the_answer_clock_runs_out() -> None:
+    # The driver's answer clock (Pace.answer_seconds) answers for a person who lets it run out,
+    # as at a live table; the prompt then closes and the game goes on.
+    table = scripted_table(DECK, HOP_OVER_ANN)
+
+    async def play() -> None:
+        app = CrittersApp(table, realtime=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await fox_down_then_hop_over(pilot, app)
+            assert isinstance(app.screen, NoPrompt)
+            question = str(app.screen.query_one("#question", Static).content)
+            assert "(Not answered in 30 s, it is allowed.)" in question
+            asked = table.tick
+            table.advance(asked + table.pace.ticks(table.pace.answer_seconds) - 1)
+            app.refresh_table()
+            await pilot.pause()
+            assert isinstance(app.screen, NoPrompt)  # not yet
+            table.advance(table.tick + 1)
+            app.refresh_table()
+            await pilot.pause()
+            assert not isinstance(app.screen, NoPrompt)
+
+    run(play())
+    assert table.log[-1].text == "ann allows it"
+    assert table.state.summary()["tableaus"]["bo"] == [
+        {"kind": "fox", "cards": ["fox"], "full": False}
+    ]
+
+
 def test_back_and_help_screens() -> None:
     table = scripted_table(DECK, [])
 
     async def play() -> None:
-        app = CrittersApp(table, bot_delay=None)
+        app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await pilot.press("enter")
@@ -180,7 +213,7 @@ def test_whole_game_against_bots_from_the_menu(tmp_path: Path) -> None:
     table = new_table("critters", 3, "greedy,random", {}, 7, "ann")
 
     async def play() -> str:
-        app = CrittersApp(table, bot_delay=None)
+        app = CrittersApp(table, realtime=False)
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(600):
                 await pilot.pause()

@@ -7,6 +7,7 @@ installs tmux when it is missing.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -20,6 +21,7 @@ import pytest
 
 TMUX = shutil.which("tmux")
 BESTIARY = str(Path(sys.executable).parent / "bestiary")
+_TERMINALS = itertools.count()
 WAIT = 30.0  # the most any screen may take to show what we wait for, in seconds
 
 # Outside CI a machine without tmux skips these; in CI (where make test installs it) they run.
@@ -30,10 +32,16 @@ pytestmark = pytest.mark.skipif(
 
 
 class Terminal:
-    """One tmux session on a private server: start a command, type, read the screen."""
+    """One tmux session on a private server: start a command, type, read the screen.
 
-    def __init__(self, socket: str) -> None:
-        self.socket = socket
+    Each ``start`` gets a server of its own (a fresh socket name): a server just killed may
+    still hold its socket for a moment, and a new session on it would fail.
+    """
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.sockets: list[str] = []
+        self.socket = base
 
     def tmux(self, *args: str) -> str:
         assert TMUX is not None
@@ -43,6 +51,8 @@ class Terminal:
         return done.stdout
 
     def start(self, command: list[str], cwd: Path) -> None:
+        self.socket = f"{self.base}-{len(self.sockets)}"
+        self.sockets.append(self.socket)
         env = ["-e", "TERM=xterm-256color", "-e", "NO_COLOR=1"]
         self.tmux("new-session", "-d", "-s", "t", "-x", "140", "-y", "45", "-c", str(cwd), *env)
         self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
@@ -75,9 +85,10 @@ class Terminal:
 
 @pytest.fixture
 def terminal() -> Iterator[Terminal]:
-    term = Terminal(f"bestiary-test-{os.getpid()}")
+    term = Terminal(f"bestiary-test-{os.getpid()}-{next(_TERMINALS)}")
     yield term
-    subprocess.run([TMUX or "tmux", "-L", term.socket, "kill-server"], capture_output=True)
+    for socket in term.sockets:
+        subprocess.run([TMUX or "tmux", "-L", socket, "kill-server"], capture_output=True)
 
 
 def test_play_critters_in_a_real_terminal_then_replay_it(

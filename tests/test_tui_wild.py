@@ -37,11 +37,8 @@ class Idle:
     def __init__(self, player: str) -> None:
         self.player = player
 
-    def act(self, view: Mapping[str, Any], legal: Sequence[Any] = ()) -> Any | None:
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
         return None
-
-    def reaction_ticks(self) -> int:
-        return 1
 
 
 def table_with(bot: str | None, options: dict[str, Any] | None = None) -> LiveTable:
@@ -175,6 +172,8 @@ def test_nightfall_ends_a_quiet_game_with_the_end_screen() -> None:
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             await pilot.press("escape")
+            await pilot.pause()
+            assert "Nightfall in 1 s unless someone meets" in prompt_text(app)
             for _ in range(10):
                 app.advance()
                 await pilot.pause()

@@ -12,6 +12,7 @@ import typer
 from bestiary.core.errors import RecordError
 from bestiary.core.game import game_names, replay
 from bestiary.core.records import read_record
+from bestiary.server.settings import ServerSettings
 
 app = typer.Typer(
     name="bestiary",
@@ -22,6 +23,7 @@ app = typer.Typer(
 )
 
 EXIT_BAD_INPUT = 2
+SERVER = ServerSettings()  # the defaults of `serve`'s limits
 
 
 def _fail(message: str) -> typer.Exit:
@@ -74,8 +76,9 @@ def play_command(
         Path | None, typer.Option(help="Write the game's record (JSON Lines) here at the end.")
     ] = None,
     tick: Annotated[
-        float, typer.Option(help="wild: seconds per tick of the bots' reaction times.")
-    ] = 0.6,
+        float | None,
+        typer.Option(help="Seconds per tick of the table's clock (default: the driver's Pace)."),
+    ] = None,
 ) -> None:
     """Play a game in the terminal against bots (wild in real time, critters turn by turn)."""
     from bestiary.core.options import parse_options
@@ -180,18 +183,94 @@ def serve_command(
         float, typer.Option(help="critters: seconds to answer an action before it is allowed.")
     ] = 30.0,
     bot_tick: Annotated[float, typer.Option(help="Seconds per tick of a bot's reaction.")] = 0.35,
+    bot_pause: Annotated[
+        float, typer.Option(help="critters: seconds a bot waits before its move (a default).")
+    ] = 1.0,
+    decks: Annotated[
+        Path | None,
+        typer.Option(help="critters: a folder of deck files (NAME.toml/.json) offered by name."),
+    ] = None,
+    allow_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--allow-seeds", help="Let `POST /start` choose the deal's seed (testing servers only)."
+        ),
+    ] = False,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="IP or network of a reverse proxy whose X-Forwarded-For is believed (repeatable).",
+        ),
+    ] = None,
+    max_connections: Annotated[
+        int, typer.Option(help="Open connections in all.")
+    ] = SERVER.max_connections,
+    max_per_address: Annotated[
+        int, typer.Option(help="Open connections (and table sockets) from one address.")
+    ] = SERVER.max_per_address,
+    hello_timeout: Annotated[
+        float, typer.Option(help="Seconds a table socket has to say hello.")
+    ] = SERVER.hello_timeout,
+    header_timeout: Annotated[
+        float, typer.Option(help="Seconds a client has to send a request's headers and body.")
+    ] = SERVER.header_timeout,
+    idle_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a kept-alive connection may idle, or a socket miss a ping."),
+    ] = SERVER.idle_timeout,
+    max_body: Annotated[
+        int, typer.Option(help="Bytes in an HTTP request body.")
+    ] = SERVER.max_body_bytes,
+    tables_per_minute: Annotated[
+        float, typer.Option(help="New tables one address may open per minute.")
+    ] = SERVER.tables_per_minute,
+    open_table_seconds: Annotated[
+        float, typer.Option(help="Seconds an open table nobody joins or starts is kept.")
+    ] = SERVER.open_table_seconds,
+    max_spectators: Annotated[
+        int, typer.Option(help="Spectators at one table.")
+    ] = SERVER.max_spectators,
 ) -> None:
     """Serve the lobby, live tables and the browser client (open the printed URL)."""
-    from bestiary.server.run import serve
+    from bestiary.server.run import PortTaken, check_port, serve
     from bestiary.server.store import Store, StoreUnavailable
     from bestiary.server.table import TableSettings
 
+    try:  # first of all: a busy port is one sentence, before any table is restored
+        check_port(host, port)
+    except PortTaken as exc:
+        raise _fail(str(exc)) from None
+    if decks is not None and not decks.is_dir():
+        raise _fail(f"--decks {decks} is not a folder")
+    try:
+        limits = ServerSettings(
+            max_connections=max_connections,
+            max_per_address=max_per_address,
+            hello_timeout=hello_timeout,
+            header_timeout=header_timeout,
+            idle_timeout=idle_timeout,
+            max_body_bytes=max_body,
+            tables_per_minute=tables_per_minute,
+            open_table_seconds=open_table_seconds,
+            max_spectators=max_spectators,
+            allow_seeds=allow_seeds,
+            trusted_proxies=tuple(trusted_proxy or ()),
+            decks=decks,
+        )
+    except ValueError as exc:
+        raise _fail(f"--{exc}") from None
     try:  # a bad --db is a sentence here, not a traceback from the server's start-up
         Store(db).close()
     except StoreUnavailable as exc:
         raise _fail(str(exc)) from None
-    settings = TableSettings(answer_seconds=answer, grace_seconds=grace, bot_tick=bot_tick)
-    serve(host=host, port=port, db=db, settings=settings)
+    settings = TableSettings(
+        answer_seconds=answer, grace_seconds=grace, bot_tick=bot_tick, bot_pause=bot_pause
+    )
+    try:
+        serve(host=host, port=port, db=db, settings=settings, server=limits)
+    except PortTaken as exc:
+        raise _fail(str(exc)) from None
 
 
 @app.command("sim")
@@ -199,8 +278,9 @@ def sim_command(
     game: Annotated[str | None, typer.Argument(help="wild or critters.")] = None,
     players: Annotated[int, typer.Option(help="Players per game.")] = 4,
     bots: Annotated[
-        str, typer.Option(help="Comma-separated bot names, repeated to fill the table.")
-    ] = "random",
+        str | None,
+        typer.Option(help="Comma-separated bot names, repeated to fill the table (random)."),
+    ] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option(help="Run seed; game i is seeded from (seed, i).")] = 1,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
@@ -213,7 +293,26 @@ def sim_command(
     ] = None,
     compare: Annotated[
         list[str] | None,
-        typer.Option(help="Run again with these options changed (key=value, repeatable)."),
+        typer.Option(
+            help="Also play the same deals with these options changed and pair the games "
+            "(key=value, repeatable; each key once)."
+        ),
+    ] = None,
+    sweep: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="KEY=V1,V2,... : play each value against the baseline on the same seeds "
+            "(a game option, players, or bots=a+b,c+d; repeatable)."
+        ),
+    ] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot", help="Add a bot to the line-up: a name or module:Factory (repeatable)."
+        ),
+    ] = None,
+    seeds: Annotated[
+        str | None, typer.Option(help="Pool runs with these seeds (comma-separated).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     out: Annotated[
@@ -222,6 +321,9 @@ def sim_command(
     report: Annotated[
         Path | None, typer.Option(help="Write a self-contained HTML report with plots.")
     ] = None,
+    table: Annotated[
+        Path | None, typer.Option(help="Write one row per game to this .csv or .parquet file.")
+    ] = None,
     plan: Annotated[
         bool, typer.Option("--plan", help="Only say how many games a comparison needs.")
     ] = False,
@@ -229,6 +331,12 @@ def sim_command(
     rate: Annotated[
         float | None, typer.Option(help="--plan: base win rate (default 1/players).")
     ] = None,
+    known: Annotated[
+        bool,
+        typer.Option(
+            "--known", help="--plan: test one rate against --rate as a known share (a seat's)."
+        ),
+    ] = False,
     confidence: Annotated[float, typer.Option(help="--plan: confidence level.")] = 0.95,
     power: Annotated[float, typer.Option(help="--plan: chance to detect the margin.")] = 0.8,
 ) -> None:
@@ -238,25 +346,31 @@ def sim_command(
 
     try:
         if plan:
-            typer.echo(commands.plan(rate or 1.0 / players, margin, confidence, power))
+            typer.echo(commands.plan(rate or 1.0 / players, margin, confidence, power, known))
             return
         if game is None:
             raise _fail("name a game (wild or critters), or use --plan")
         commands.run_sim(
-            _check_game(game),
-            players,
-            bots,
-            games,
-            seed,
-            jobs,
-            backend,
-            address,
-            option or [],
-            compare or [],
-            as_json,
-            out,
-            report,
-            " ".join(["bestiary", *sys.argv[1:]]),
+            commands.SimRequest(
+                game=_check_game(game),
+                players=players,
+                bots=bots if bots is not None else ("" if bot else "random"),
+                games=games,
+                seed=seed,
+                jobs=jobs,
+                backend=backend,
+                address=address,
+                option=option or [],
+                compare=compare or [],
+                sweep=sweep or [],
+                extra_bots=bot or [],
+                seeds=seeds,
+                as_json=as_json,
+                out=out,
+                report=report,
+                table=table,
+                command=" ".join(["bestiary", *sys.argv[1:]]),
+            )
         )
     except (ValueError, BadOption) as err:
         raise _fail(str(err)) from None

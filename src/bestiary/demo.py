@@ -1,7 +1,10 @@
 """``make run``: a narrated bot-vs-bot game of Call of the Wild in the terminal.
 
-The bots here are deliberately small: mostly honest, sometimes hunting or double-crossing, and
-they answer Calls they hear. They see only their own view, like any player.
+The demo is ``bestiary sim``'s game told aloud: the same seated line-up (the terminal's default
+bot in every seat, ``default_bot`` at the driver's pace), dealt and seeded by
+``bestiary.sim.runner.start_match``, and played by the core ``Match`` driver one due tick after
+another, exactly as ``play_game`` plays it. Every line is what a spectator may know: the
+events come through the game's ``redact``.
 """
 
 from __future__ import annotations
@@ -9,120 +12,64 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from bestiary.wild import (
-    CREATURES,
-    GAME,
-    SOUNDS,
-    Call,
-    Draw,
-    Meet,
-    Nightfall,
-    WildState,
-    Withdraw,
-    describe_meeting,
-)
-
-NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
-QUIET_TICKS = 60  # ticks without a meeting before Nightfall falls on the demo table
+from bestiary.core.driver import MAX_TICKS, Pace
+from bestiary.sim.runner import GameSpec, start_match
+from bestiary.sim.seating import sim_specs
+from bestiary.tui.live import LiveTable, Told
+from bestiary.tui.run import terminal_bot
+from bestiary.wild import CREATURES, GAME, SOUNDS, WildState, describe_meeting
 
 
-class DemoBot:
-    """A small policy that reads only ``view``: answer Calls, mostly honestly."""
-
-    def __init__(self, name: str, rng: random.Random) -> None:
-        self.name = name
-        self.rng = rng
-        self.waited = 0
-        self.honesty = rng.uniform(0.55, 0.85)
-
-    def act(self, view: dict[str, Any]) -> Any | None:
-        hand: list[str] = view["hand"]
-        offer = view["offer"]
-        me = self.name
-        held = len(hand) + (offer is not None)
-        if held < view["hand_limit"] and view["packs"][me] and self.rng.random() < 0.8:
-            return Draw(me)
-        if offer is None:
-            self.waited = 0
-            return self.call(hand, view) if hand else None
-        asked_me = [a for a, b in view["asks"] if b == me]
-        if asked_me:
-            return Meet(me, asked_me[0])
-        mine = {b for a, b in view["asks"] if a == me}
-        partners = [p for p, call in view["calls"].items() if p != me and call == offer["call"]]
-        fresh = [p for p in partners if p not in mine]
-        if fresh:
-            return Meet(me, self.rng.choice(fresh))
-        self.waited += 1
-        if self.waited > self.rng.randint(2, 6):
-            self.waited = 0
-            if hand and self.rng.random() < 0.7:
-                return self.call([*hand, offer["card"]], view)
-            return Withdraw(me)
-        return None
-
-    def call(self, cards: list[str], view: dict[str, Any]) -> Call:
-        """Answer a Call someone is making if a card fits; otherwise open with a card."""
-        heard = [c for p, c in view["calls"].items() if p != self.name and c is not None]
-        honest = self.rng.random() < self.honesty
-        if heard and self.rng.random() < 0.8:
-            for call in self.rng.sample(heard, len(heard)):
-                target = CREATURES.index(call)
-                honest_card = call
-                hunter = CREATURES[(target - 1) % 5]  # eats what the Call claims
-                crosser = CREATURES[(target - 2) % 5]  # eats a hunter of that Call
-                options = [honest_card] if honest else [hunter, crosser]
-                for card in options:
-                    if card in cards:
-                        return Call(self.name, card, call)
-        card = self.rng.choice(cards)
-        if honest:
-            return Call(self.name, card, card)
-        prey = CREATURES[(CREATURES.index(card) + 1) % 5]
-        return Call(self.name, card, prey)
+def demo_spec(players: int, seed: int) -> GameSpec:
+    """The demo's game as ``bestiary sim`` states it: game 0 of
+    ``bestiary sim wild --players N --bots BOT --games 1 --seed S``, with the terminal's
+    default bot in every seat."""
+    bot = terminal_bot(GAME.info.name, Pace())
+    return sim_specs(GAME.info.name, [bot], players, 1, seed)[0]
 
 
-def narrate(state: WildState, rng: random.Random) -> Iterator[str]:
-    """Play the demo game to its end, yielding one Rich-markup line per thing worth saying."""
-    bots = {p: DemoBot(p, rng) for p in state.players}
-    quiet = 0
+def demo_table(players: int, seed: int) -> LiveTable:
+    """The demo's table, watched from no seat (everything a spectator may see)."""
+    return LiveTable.watching(start_match(demo_spec(players, seed)))
+
+
+def wild_state(table: LiveTable) -> WildState:
+    state = table.state
+    assert isinstance(state, WildState)  # the demo seats only wild
+    return state
+
+
+def narrate(table: LiveTable) -> Iterator[str]:
+    """Play the demo's table to its end, yielding one Rich-markup line per thing worth saying."""
+    state = wild_state(table)
+    told_meetings = 0
     while not state.is_over:
-        order = list(state.players)
-        rng.shuffle(order)
-        met = len(state.meetings)
-        for p in order:
-            if state.is_over:
-                break
-            action = bots[p].act(state.view(p))
-            if action is None or action not in state.legal_actions(p):
-                continue
-            was_asked = (action.with_, p) in state.asks() if isinstance(action, Meet) else False
-            state.apply(action)
-            line = _line(state, action, was_asked)
+        start = len(table.told)
+        if not table.step(limit=MAX_TICKS):
+            break
+        for told in table.told[start:]:
+            line = _line(state, told, told_meetings)
+            told_meetings += told.progressed
             if line:
                 yield line
-        quiet = 0 if len(state.meetings) != met else quiet + 1
-        if quiet >= QUIET_TICKS and not state.is_over:
-            state.apply(Nightfall())
-            yield "[bold blue]Nightfall.[/] Nobody has met for too long; the game ends."
     if state.ended_by:
         who = " and ".join(state.ended_by)
         yield f"[bold yellow]Sundown![/] {who} used their last card."
 
 
-def _line(state: WildState, action: Any, was_asked: bool) -> str | None:
-    if isinstance(action, Call):
-        sound = SOUNDS[action.call]
-        return f"{action.by} calls [bold]{sound!r}[/] with a face-down card"
-    if isinstance(action, Meet):
-        if not was_asked:
-            return f"[dim]{action.by} beckons to {action.with_}[/]"
-        meeting = state.meetings[-1]
+def _line(state: WildState, told: Told, meetings_before: int) -> str | None:
+    event = told.event
+    by, do = event.get("by", ""), event.get("do")
+    if do == "call":
+        return f"{by} calls [bold]{SOUNDS[event['call']]!r}[/] with a face-down card"
+    if do == "meet":
+        if not told.progressed:
+            return f"[dim]{by} beckons to {event['with']}[/]"
+        meeting = state.meetings[meetings_before]  # the meetings come in the events' order
         shown = (
             f"{meeting.first} shows a {meeting.first_card}, "
             f"{meeting.second} a {meeting.second_card}"
@@ -131,8 +78,12 @@ def _line(state: WildState, action: Any, was_asked: bool) -> str | None:
         return f"  [{colour}]{meeting.first} and {meeting.second} meet[/]: {shown}. " + (
             describe_meeting(meeting)
         )
-    if isinstance(action, Withdraw):
-        return f"[dim]{action.by} takes the card back[/]"
+    if do == "withdraw":
+        return f"[dim]{by} takes the card back[/]"
+    if do == "discard":
+        return f"[dim]{by} throws a card face-down into the Watering Hole[/]"
+    if do == "nightfall":
+        return "[bold blue]Nightfall.[/] Nobody has met for too long; the game ends."
     return None
 
 
@@ -152,20 +103,29 @@ def final_table(state: WildState) -> Table:
 def run_demo(
     players: int, seed: int | None, delay: float, *, console: Console | None = None
 ) -> None:
-    """Narrate a bot-vs-bot game with ``players`` seats (2-6) in the terminal."""
+    """Narrate a bot-vs-bot game with ``players`` seats in the terminal."""
     console = console or Console()
-    if not 2 <= players <= len(NAMES):
-        console.print(f"[red]error:[/] wild takes 2 to {len(NAMES)} players, not {players}")
+    info = GAME.info
+    if not info.min_players <= players <= info.max_players:
+        console.print(
+            f"[red]error:[/] {info.name} takes {info.min_players} to {info.max_players} "
+            f"players, not {players}"
+        )
         return
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    state = GAME.new_game(NAMES[:players], seed=seed)
-    rng = random.Random(seed)
-    console.print(f"[bold]Call of the Wild[/]: {', '.join(state.players)} (seed {seed})")
+    table = demo_table(players, seed)
+    state = wild_state(table)
+    bot = demo_spec(players, seed).bots[0]
+    console.print(f"[bold]{info.title}[/]: {', '.join(state.players)} (seed {seed})")
+    console.print(
+        f"Every seat is the {bot!r} bot; this is the game that `bestiary sim {info.name} "
+        f"--players {players} --bots {bot} --games 1 --seed {seed}` plays."
+    )
     calls = ", ".join(f"{c} {SOUNDS[c]!r}" for c in CREATURES)
     console.print(f"The Calls: {calls}")
     console.print("Food chain: " + " → ".join((*CREATURES, CREATURES[0])))
-    for line in narrate(state, rng):
+    for line in narrate(table):
         console.print(line)
         if delay > 0:
             time.sleep(delay)

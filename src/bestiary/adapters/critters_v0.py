@@ -28,6 +28,8 @@ from pettingzoo import AECEnv, register
 from pettingzoo.utils import wrappers
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
+from bestiary.adapters.infos import step_info
+from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.wild_v0 import game_options
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
@@ -55,7 +57,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": NAME,
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -76,9 +78,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         self.encoding = encoding_for(probe)
         self._deck_size = probe.table.deck.size
         self.max_cycles = max_cycles
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadOption(f"render_mode {render_mode!r} is not supported (use 'ansi' or None)")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         enc = self.encoding
         self._obs_space = spaces.Dict(
             {
@@ -128,7 +128,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: step_info(self.agents) for a in self.agents}
         self.agent_selection = state.to_act or self.agents[0]
 
     def observe(self, agent: str) -> Observation:
@@ -157,7 +157,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
             for a in self.agents:
                 self.rewards[a] = 1.0 if a in winners else -1.0
                 self.terminations[a] = True
-                self.infos[a] = {"winners": winners}
+                self.infos[a] = step_info(self.possible_agents, winners)
         elif self._moves >= self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
@@ -171,9 +171,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
             state.apply(state.chance_outcome(self._rng))
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return describe_table(self.game_state)
+        return show(lambda: describe_table(self.game_state), self.render_mode)
 
     def close(self) -> None:
         self._state = None

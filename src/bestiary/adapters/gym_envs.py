@@ -1,17 +1,27 @@
-"""Gymnasium single-agent envs: ``bestiary/Critters-v0`` and ``bestiary/Wild-v0`` against bots.
+"""Gymnasium single-agent envs: ``bestiary/Critters-v0`` and ``bestiary/Wild-v0`` against opponents.
 
-The learner plays one seat; every other seat is a bot from the bot registry
-(``bestiary.core.agent.make_bot``), which sees only its own view. Observations and action ids
-are the PettingZoo envs' (``CrittersEncoding``, ``WildEncoding``): a ``Dict`` with
-``"observation"`` (float32) and ``"action_mask"`` (int8).
+The learner plays one seat. Every other seat is an opponent: a bot name from the bot registry
+(``bestiary.core.agent.make_bot``), an ``Agent``, a policy (a callable observation -> id, an
+SB3 model, a torch module) or a ``policies.snapshot`` of one (self-play); each sees only its
+own view. Observations and action ids are the PettingZoo envs' (``CrittersEncoding``,
+``WildEncoding``): a ``Dict`` with ``"observation"`` (float32) and ``"action_mask"`` (int8).
 
-- Critters-v0: one step is one move of the learner; the bots then play until the learner must
-  act again (its turn, or an answer to an action card aimed at it). Reward +1 for a win (shared
-  or not), -1 for a loss, at the end. A masked-out action ends the episode with
-  ``illegal_reward`` and ``info["illegal_action"]``, as PettingZoo's classic envs do.
-- Wild-v0: one step is one tick. The learner's action (0 is ``wait``) and the bots' (each bot
+The mask while the episode goes on is the learner's legal actions, never all zero (wild's
+``wait`` is always legal; critters only returns when the learner must act). On the
+observation that ends an episode (terminated or truncated) the mask is all ones: nothing is
+legal any more, and under Gymnasium 1.x's default ``NEXT_STEP`` autoreset a vector env's next
+step ignores the action and resets, so a masked sampler always has something to sample.
+Infos have the same keys at every step (``bestiary.adapters.infos``).
+
+- Critters-v0: one step is one move of the learner; the opponents then play until the learner
+  must act again (its turn, or an answer to an action card aimed at it). Reward +1 for a win
+  (shared or not), -1 for a loss, at the end. A masked-out action ends the episode with
+  ``illegal_reward`` and ``info["illegal_action"]`` (the reason; ``""`` otherwise), as
+  PettingZoo's classic envs do.
+- Wild-v0: one step is one tick. The learner's action (0 is ``wait``) and the opponents' (each
   acts when its reaction time has passed) are applied in a random order; a masked-out action is
-  skipped as a wait (``info["skipped"]``). Reward: the change of the learner's score.
+  skipped as a wait (``info["skipped"]``, ``info["skip_reason"]``). Reward: the change of the
+  learner's score.
 
 Importing this module registers both ids::
 
@@ -25,7 +35,7 @@ Importing this module registers both ids::
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -33,10 +43,12 @@ import numpy as np
 from gymnasium import spaces
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
+from bestiary.adapters.infos import step_info, tick_info
+from bestiary.adapters.policies import ViewEncoder, opponent
+from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
-from bestiary.core.agent import Agent, make_bot
-from bestiary.core.driver import Pace
+from bestiary.core.agent import Agent
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
@@ -45,24 +57,30 @@ from bestiary.wild import WildAction
 
 Observation = dict[str, np.ndarray]
 
-PACE = Pace()  # bots decide as often as at a live table
+
+Opponents = Any  # a spec (bot name, Agent, policy, snapshot) or one per other seat
 
 
 def _seating(
-    game: str, players: int, low: int, high: int, seat: int, opponents: str | Sequence[str]
-) -> tuple[list[str], str, list[str]]:
-    """Player names, the learner's name and one bot name per other seat (in seat order)."""
+    game: str, players: int, low: int, high: int, seat: int, opponents: Opponents
+) -> tuple[list[str], str, list[Any]]:
+    """Player names, the learner's name and one opponent spec per other seat (in seat order)."""
     if not isinstance(players, int) or not low <= players <= high:
         raise BadOption(f"{game} takes {low} to {high} players, not {players!r}")
     if not isinstance(seat, int) or not 0 <= seat < players:
         raise BadOption(f"seat must be between 0 and {players - 1}, not {seat!r}")
     names = [f"player_{i}" for i in range(players)]
-    bots = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-    if len(bots) != players - 1:
-        raise BadOption(f"name one bot for each of the {players - 1} other seats, not {len(bots)}")
-    for bot in bots:
-        make_bot(game, bot, names[0], 0)  # refuses unknown names now, in one sentence
-    return names, names[seat], bots
+    specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * (players - 1)
+    if len(specs) != players - 1:
+        raise BadOption(
+            f"name one opponent for each of the {players - 1} other seats, not {len(specs)}"
+        )
+    return names, names[seat], specs
+
+
+def _end_mask(size: int) -> np.ndarray:
+    """The mask of an episode's last observation: all ones (see the module docstring)."""
+    return np.ones(size, dtype=np.int8)
 
 
 def _dict_space(size: int, high: np.ndarray, actions: int) -> spaces.Dict:
@@ -74,22 +92,54 @@ def _dict_space(size: int, high: np.ndarray, actions: int) -> spaces.Dict:
     )
 
 
-class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
-    """The critter game for one learner against bots."""
+class _AgainstOpponents(gymnasium.Env[dict[str, Any], np.int64]):
+    """What both envs share: the learner's seat and the opponents in the other seats."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium.s attribute)
+    game = ""
+    players: list[str]
+    learner: str
+    opponent_specs: list[Any]
+    encoding: Any
+
+    def set_opponents(self, opponents: Opponents) -> None:
+        """New opponents from the next ``reset`` on (self-play, leagues); checked now."""
+        n = len(self.players)
+        seat = self.players.index(self.learner)
+        self.opponent_specs = _seating(self.game, n, n, n, seat, opponents)[2]
+        self._opponents = self._seat(random.Random(0))
+
+    def _seat(self, rng: random.Random) -> dict[str, Agent]:
+        """The opponents of one episode (bots made anew with fresh seeds; policies reused)."""
+        others = [p for p in self.players if p != self.learner]
+        return {
+            p: opponent(spec, self.game, p, rng.randrange(2**63), self.encoding, self._encoder())
+            for p, spec in zip(others, self.opponent_specs, strict=True)
+        }
+
+    def _encoder(self) -> ViewEncoder:
+        """How an opponent's policy sees its view: as the learner sees its own."""
+        return self.encoding.observe  # type: ignore[no-any-return]
+
+
+class CrittersEnv(_AgainstOpponents):
+    """The critter game for one learner against opponents."""
+
+    game = "critters"
+    encoding: CrittersEncoding
+
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
 
     def __init__(
         self,
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponents = "random",
         seat: int = 0,
         options: Mapping[str, Any] | None = None,
         illegal_reward: float = -1.0,
         max_moves: int = 5_000,
         render_mode: str | None = None,
     ) -> None:
-        self.players, self.learner, self.bot_names = _seating(
+        self.players, self.learner, self.opponent_specs = _seating(
             "critters",
             players,
             CRITTERS.info.min_players,
@@ -107,11 +157,10 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(enc.size)
         self.illegal_reward = illegal_reward
         self.max_moves = max_moves
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadOption(f"render_mode {render_mode!r} is not supported (use 'ansi' or None)")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self._state: CrittersState | None = None
-        self._bots: dict[str, Agent] = {}
+        # Made once now, so that a bad opponent is refused at make, not at the first reset.
+        self._opponents = self._seat(random.Random(0))
         self._moves = 0
         self._chance = random.Random()
 
@@ -131,44 +180,46 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
             game_options.update(options["game_options"])
         self._state = CRITTERS.new_game(self.players, game_options, seed=rng.randrange(2**63))
         self._chance = random.Random(rng.randrange(2**63))
-        bots = iter(self.bot_names)
-        self._bots = {
-            p: make_bot("critters", next(bots), p, rng.randrange(2**63))
-            for p in self.players
-            if p != self.learner
-        }
+        self._opponents = self._seat(rng)
         self._moves = 0
-        self._play_bots()
-        return self._observe(), {}
+        self._play_opponents()
+        return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         state = self.game_state
         a = int(action)
         legal = {self.encoding.action_id(x): x for x in state.legal_actions(self.learner)}
         if a not in legal:
-            info = {"illegal_action": f"action {a} is not legal now"}
-            return self._observe(), self.illegal_reward, True, False, info
+            info = self._info(f"action {a} is not legal now")
+            return self._observe(over=True), self.illegal_reward, True, False, info
         state.apply(legal[a])
         self._moves += 1
-        self._play_bots()
+        self._play_opponents()
         if state.is_over:
-            winners = state.winners()
-            reward = 1.0 if self.learner in winners else -1.0
-            return self._observe(), reward, True, False, {"winners": winners}
-        return self._observe(), 0.0, False, self._moves >= self.max_moves, {}
+            reward = 1.0 if self.learner in state.winners() else -1.0
+            return self._observe(), reward, True, False, self._info()
+        truncated = self._moves >= self.max_moves
+        return self._observe(over=truncated), 0.0, False, truncated, self._info()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
         from bestiary.adapters.critters_v0 import describe_table
 
-        return describe_table(self.game_state)
+        return show(lambda: describe_table(self.game_state), self.render_mode)
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask now (the name sb3-contrib's MaskablePPO looks for)."""
-        return self.encoding.mask(self.game_state.legal_actions(self.learner))
+        state = self.game_state
+        if state.is_over or self._moves >= self.max_moves:
+            return _end_mask(self.encoding.size)
+        return self.encoding.mask(state.legal_actions(self.learner))
 
-    def _play_bots(self) -> None:
+    def _info(self, illegal: str = "") -> dict[str, Any]:
+        state = self.game_state
+        info = step_info(self.players, state.winners() if state.is_over else ())
+        info["illegal_action"] = illegal
+        return info
+
+    def _play_opponents(self) -> None:
         state = self.game_state
         while not state.is_over and self._moves < self.max_moves:
             if state.chance_due:  # a reshuffle: the env's seeded chance, not a move
@@ -177,36 +228,37 @@ class CrittersEnv(gymnasium.Env[dict[str, Any], np.int64]):
             player = state.to_act
             if player is None or player == self.learner:
                 return
-            choice = self._bots[player].act(state.view(player), state.legal_actions(player))
+            choice = self._opponents[player].act(state.view(player), state.legal_actions(player))
             if choice is None:
-                raise RuntimeError(f"the {player} bot chose nothing on its critters turn")
+                raise RuntimeError(f"the {player} opponent chose nothing on its critters turn")
             state.apply(choice)
             self._moves += 1
 
-    def _observe(self) -> Observation:
+    def _observe(self, over: bool = False) -> Observation:
         state = self.game_state
-        return {
-            "observation": self.encoding.observe(state.view(self.learner)),
-            "action_mask": self.encoding.mask(state.legal_actions(self.learner)),
-        }
+        mask = _end_mask(self.encoding.size) if over else self.action_masks()
+        return {"observation": self.encoding.observe(state.view(self.learner)), "action_mask": mask}
 
 
-class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
-    """Call of the Wild for one learner against bots, one tick per step."""
+class WildEnv(_AgainstOpponents):
+    """Call of the Wild for one learner against opponents, one tick per step."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium.s attribute)
+    game = "wild"
+    encoding: WildEncoding
+
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 4}  # noqa: RUF012 (Gymnasium's attribute)
 
     def __init__(
         self,
         players: int = 4,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponents = "random",
         seat: int = 0,
         options: Mapping[str, Any] | None = None,
         quiet_ticks: int | None = None,
         max_ticks: int = 10_000,
         render_mode: str | None = None,
     ) -> None:
-        self.players, self.learner, self.bot_names = _seating(
+        self.players, self.learner, self.opponent_specs = _seating(
             "wild", players, WILD.info.min_players, WILD.info.max_players, seat, opponents
         )
         self.options = dict(options or {})
@@ -217,15 +269,15 @@ class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(enc.size)
         self.quiet_ticks = quiet_ticks
         self.max_ticks = max_ticks
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadOption(f"render_mode {render_mode!r} is not supported (use 'ansi' or None)")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self._table: TickedWild | None = None
-        self._bots: dict[str, Agent] = {}
-        self._wait: dict[str, int] = {}
-        self._rng = random.Random()
-        self._mask = np.zeros(enc.size, dtype=np.int8)
+        self._opponents = self._seat(random.Random(0))
+        self._mask = _end_mask(enc.size)
         self._score = 0
+
+    def _encoder(self) -> ViewEncoder:
+        # An opponent's policy sees the public Nightfall clock, as the learner does.
+        return lambda view: self.encoding.observe(view, self.table.quiet_share)
 
     @property
     def table(self) -> TickedWild:
@@ -237,60 +289,43 @@ class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        self._rng = rng = random.Random(int(self.np_random.integers(2**63)))
+        rng = random.Random(int(self.np_random.integers(2**63)))
         game_options = dict(self.options)
         if options and isinstance(options.get("game_options"), Mapping):
             game_options.update(options["game_options"])
         state = WILD.new_game(self.players, game_options, seed=rng.randrange(2**63))
-        self._table = TickedWild(state, self.quiet_ticks)
-        bots = iter(self.bot_names)
-        self._bots = {
-            p: make_bot("wild", next(bots), p, rng.randrange(2**63))
-            for p in self.players
-            if p != self.learner
-        }
-        self._wait = dict.fromkeys(self._bots, 0)
+        self._opponents = self._seat(rng)
+        # The opponents sit in the Match and decide at their reaction times, as at a table.
+        self._table = TickedWild(
+            state, self.quiet_ticks, self._opponents, seed=rng.randrange(2**63)
+        )
         self._score = 0
-        return self._observe(), {}
+        return self._observe(), tick_info(self.players)
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         table = self.table
         state = table.state
         enc = self.encoding
-        info: dict[str, Any] = {}
+        skipped = ""
         chosen: list[WildAction | None] = [None] * enc.n
         a = int(action)
         if 0 <= a < enc.size and self._mask[a]:
             chosen[enc.seat[self.learner]] = enc.action(self.learner, a)
         else:
-            info["skipped"] = f"action {a} was not legal at the start of the tick"
-        for player, bot in self._bots.items():
-            if self._wait[player] > 0:
-                self._wait[player] -= 1
-                continue
-            choice = bot.act(state.view(player), state.legal_actions(player))
-            if choice is not None:
-                chosen[enc.seat[player]] = choice
-                self._wait[player] = self._rng.choice(PACE.reaction_ticks)
-        order = list(range(enc.n))
-        self._rng.shuffle(order)
-        report = table.play_tick(chosen, order)
-        if self.learner in report.skipped:
-            info["skipped"] = report.skipped[self.learner]
+            skipped = f"action {a} was not legal at the start of the tick"
+        report = table.play_tick(chosen)
+        skipped = report.skipped.get(self.learner, skipped)
         score = state.scores()[self.learner]
         reward = float(score - self._score)
         self._score = score
-        if state.is_over:
-            info["winners"] = state.winners()
         truncated = not state.is_over and table.ticks >= self.max_ticks
+        info = tick_info(self.players, state.winners() if state.is_over else (), skipped)
         return self._observe(), reward, state.is_over, truncated, info
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
         from bestiary.adapters.wild_v0 import describe_table
 
-        return describe_table(self.table)
+        return show(lambda: describe_table(self.table), self.render_mode)
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask now (the name sb3-contrib's MaskablePPO looks for)."""
@@ -300,8 +335,8 @@ class WildEnv(gymnasium.Env[dict[str, Any], np.int64]):
         table = self.table
         state = table.state
         enc = self.encoding
-        if state.is_over:
-            self._mask = np.zeros(enc.size, dtype=np.int8)
+        if state.is_over or table.ticks >= self.max_ticks:
+            self._mask = _end_mask(enc.size)
         else:
             self._mask = enc.mask(state.legal_actions(self.learner))
         return {

@@ -9,12 +9,16 @@ chance deals the new Draw Pile from the centre pile the same way. Decision ids a
 ``max_game_length`` history entries returns 0 to all.
 
 Parameters: ``players`` (2-8), ``set_size``, ``sets_to_win``, ``hand_limit`` (0: the rules'
-default) and ``max_game_length``.
+default), ``max_game_length``, ``variant`` (``"tiny"``: ``bestiary.adapters.variants``, which
+sets the options and the deck) and ``deal_at_once`` (the deal as one chance node whose outcomes
+are every distinct order of the deck: small decks only).
 
-Observation tensor and string: the seat's view now (``CrittersEncoding.observe``). Information
-state string: everything the seat has seen, in order (its own cards as dealt and drawn, every
-public move); information state tensor: the observation tensor followed by how many moves of
-each kind every seat has made (a summary, not the whole history).
+Observers honour ``IIGObservationType`` as OpenSpiel's own Python games do (``CrittersObserver``):
+the observation is the seat, its hand and the public table now; the information state
+(perfect recall) is the seat, its hand and every history entry with the cards it brought the
+seat, in order (tensor), or everything the seat has seen, in order (string). ``private_info``
+NONE leaves out every hidden card, ALL_PLAYERS shows every hand, ``public_info=False`` leaves
+out the table.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_bestiary_critters", {"players": 3})
@@ -25,6 +29,7 @@ each kind every seat has made (a summary, not the whole history).
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -35,6 +40,8 @@ import pyspiel
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.variants import variant_options
+from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import Reshuffle
 from bestiary.critters.state import determinize
@@ -46,21 +53,11 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "sets_to_win": 3,
     "hand_limit": 0,
     "max_game_length": 3000,
+    "variant": "",
+    "deal_at_once": False,
 }
-MOVE_KINDS = (
-    "down",
-    "down_wild",
-    "set",
-    "complete",
-    "swap_wild",
-    "hop_over",
-    "game_changer",
-    "ultimate",
-    "no",
-    "allow",
-    "pass",
-    "discard",
-)
+# Dealing at once enumerates every distinct order of the deck: only for small decks.
+MAX_DEALS = 100_000
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -81,10 +78,40 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def _options(params: dict[str, Any]) -> dict[str, Any]:
+    if params["variant"]:
+        return variant_options(str(params["variant"]))
     options = {"set_size": int(params["set_size"]), "sets_to_win": int(params["sets_to_win"])}
     if int(params["hand_limit"]) > 0:
         options["hand_limit"] = int(params["hand_limit"])
     return options
+
+
+def _deals(counts: dict[str, int]) -> list[tuple[str, ...]]:
+    """Every distinct order of a deck (in a fixed order), or BadOption if there are too many."""
+    total = sum(counts.values())
+    number = math.factorial(total)
+    for n in counts.values():
+        number //= math.factorial(n)
+    if number > MAX_DEALS:
+        raise BadOption(
+            f"deal_at_once needs a small deck: this one has {number:,} orders "
+            f"(at most {MAX_DEALS:,})"
+        )
+    orders: list[tuple[str, ...]] = []
+
+    def extend(prefix: list[str], left: Counter[str]) -> None:
+        if len(prefix) == total:
+            orders.append(tuple(prefix))
+            return
+        for card in sorted(c for c, n in left.items() if n):
+            left[card] -= 1
+            prefix.append(card)
+            extend(prefix, left)
+            prefix.pop()
+            left[card] += 1
+
+    extend([], Counter(counts))
+    return orders
 
 
 class Table(Shared):
@@ -101,6 +128,8 @@ class Table(Shared):
         self.hand_limit = probe.hand_limit
         self.encoding = CrittersEncoding(self.players, probe.kinds, probe.set_size)
         self.length = int(self.params["max_game_length"])
+        self.deals = _deals(self.deck_counts) if self.params["deal_at_once"] else []
+        self.chance_outcomes = max(len(self.encoding.cards), len(self.deals))
 
 
 _TABLES: dict[tuple[tuple[str, Any], ...], Table] = {}
@@ -128,7 +157,7 @@ class CrittersGame(pyspiel.Game):
             _GAME_TYPE,
             pyspiel.GameInfo(
                 num_distinct_actions=table.encoding.size,
-                max_chance_outcomes=len(table.encoding.cards),
+                max_chance_outcomes=table.chance_outcomes,
                 num_players=table.n,
                 min_utility=-1.0,
                 max_utility=1.0,
@@ -144,8 +173,9 @@ class CrittersGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> CrittersObserver:
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return CrittersObserver(table_for(self.get_parameters()), perfect_recall)
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {params!r}")
+        return CrittersObserver(table_for(self.get_parameters()), iig_obs_type)
 
 
 class CrittersSpielState(pyspiel.State):
@@ -159,8 +189,9 @@ class CrittersSpielState(pyspiel.State):
         self._seen: Cell[list[tuple[int, str]]] = Cell(
             [], list.copy
         )  # (seat or -1 for everyone, what they saw)
-        # Moves of each kind per seat: the summary in the information-state tensor.
-        self.moves = np.zeros((self._game.n, len(MOVE_KINDS)), dtype=np.float32)
+        # One row per history entry: (seat acting or -1 for chance, the action or outcome, the
+        # (seat, card) pairs it put in hands): the perfect-recall tensor's rows.
+        self._rows: Cell[list[Row]] = Cell([], list.copy)
         self._cut = False
 
     @property
@@ -203,21 +234,38 @@ class CrittersSpielState(pyspiel.State):
         )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self._game.deals
+        if deals and self.engine is None:
+            return [(i, 1.0 / len(deals)) for i in range(len(deals))]
         remaining = self._unplaced()
         total = sum(remaining.values())
         index = self._game.encoding.card_index
         return sorted((index[card], n / total) for card, n in remaining.items() if n)
 
     def _apply_action(self, action: int) -> None:
-        if self.is_chance_node():
+        actor = -1 if self.is_chance_node() else self.current_player()
+        mark = len(self._log)
+        if actor < 0 and self._game.deals and self.engine is None:
+            for card in self._game.deals[action]:
+                self._place(card)
+        elif actor < 0:
             self._place(self._game.encoding.cards[action])
         else:
             self._move(action)
+        index = self._game.encoding.card_index
+        gains = tuple(
+            (who, index[text.split(" ", 1)[1]])
+            for who, text in self._log[mark:]
+            if who >= 0 and text.startswith(("dealt ", "drew "))
+        )
+        self._rows.value.append((actor, action, gains))
         if not self.is_terminal() and len(self.history()) + 1 >= self._game.length:
             self._cut = True
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self._game.deals and self.engine is None:
+                return "deal " + " ".join(self._game.deals[action])
             return f"deal {self._game.encoding.cards[action]}"
         return self._game.encoding.describe(action)
 
@@ -287,8 +335,6 @@ class CrittersSpielState(pyspiel.State):
         action = game.encoding.action(player, action_id)
         event = action.to_event()
         self._log.append((-1, json.dumps(event, sort_keys=True)))
-        section = game.encoding.section_of(action_id)[0]
-        self.moves[game.encoding.seat[player], MOVE_KINDS.index(section)] += 1
         self._step(action)
 
     def _step(self, action: Any) -> None:
@@ -313,11 +359,37 @@ class CrittersSpielState(pyspiel.State):
         other: CrittersSpielState = self.clone()
         other.engine = determinize(self.engine.view(name), name, rng)
         other._log = [(who, text) for who, text in self._log if who in (-1, player)]
+        # The searching seat knows its own gains, and no chance outcome but through them.
+        other._rows.value = [
+            (actor, action if actor >= 0 else -1, tuple(g for g in gains if g[0] == player))
+            for actor, action, gains in self._rows.value
+        ]
         return other
 
     def seat_log(self, player: int) -> list[str]:
         """What ``player`` has seen so far, in order."""
         return [text for who, text in self._log if who in (-1, player)]
+
+    def log_entries(self) -> list[tuple[int, str]]:
+        """(seat, or -1 for everyone; what they saw), in order: for observers."""
+        return list(self._log)
+
+    def rows(self) -> list[Row]:
+        """(seat acting or -1 for chance, action or outcome, (seat, card) gains) per entry."""
+        return self._rows.value
+
+    def hands(self) -> list[Counter[str]]:
+        """Every seat's hand now (during the deal: the cards dealt to it so far)."""
+        if self.engine is not None:
+            return [Counter(self.engine.hand(p)) for p in self._game.players]
+        hands: list[Counter[str]] = [Counter() for _ in self._game.players]
+        for who, text in self._log:
+            if who >= 0 and text.startswith("dealt "):
+                hands[who][text[6:]] += 1
+        return hands
+
+
+Row = tuple[int, int, tuple[tuple[int, int], ...]]
 
 
 def _gained(before: Counter[str], after: Counter[str], already: Counter[str]) -> list[str]:
@@ -326,39 +398,104 @@ def _gained(before: Counter[str], after: Counter[str], already: Counter[str]) ->
 
 
 class CrittersObserver:
-    """Tensor and string of a seat: its view now, or (perfect recall) all it has seen."""
+    """Tensor and string of a seat for any ``IIGObservationType``, OpenSpiel's convention.
 
-    def __init__(self, game: Table, perfect_recall: bool) -> None:
+    As in OpenSpiel's own Python games (kuhn_poker, liars_poker) the tensor is made of named
+    pieces, in this order:
+
+    - ``player``: the observing seat, one-hot (always).
+    - private info: ``SINGLE_PLAYER`` gives ``private_hand`` (the seat's cards, counts per
+      card); ``ALL_PLAYERS`` gives ``hands`` (every seat's cards, seat-relative rows); ``NONE``
+      gives nothing, so nothing in the result depends on any hidden card.
+    - public info (``public_info=True``): without perfect recall, ``public`` (the seat's view
+      now without its hand: tableaus, hand sizes, piles, whose turn, the pending action); with
+      perfect recall, ``history``: one row per history entry (``max_game_length`` rows),
+      ``[seat + 1 relative to the observer (0: chance), action id + 1 (chance: the card + 1
+      when the private info shows it, else 0)]``, followed with ``SINGLE_PLAYER`` by the cards
+      that entry put in the observer's hand (counts), so every draw is remembered when it came.
+    """
+
+    def __init__(self, game: Table, iig_obs_type: Any = None) -> None:
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         self.game = game
-        self.perfect_recall = perfect_recall
+        self.private = kind.private_info
+        self.public = bool(kind.public_info)
+        self.perfect_recall = bool(kind.perfect_recall)
         enc = game.encoding
-        size = enc.obs_size + (game.n * len(MOVE_KINDS) if perfect_recall else 0)
-        self.tensor = np.zeros(size, dtype=np.float32)
-        self.dict = {"observation": self.tensor[: enc.obs_size]}
-        if perfect_recall:
-            self.dict["moves"] = self.tensor[enc.obs_size :].reshape(game.n, len(MOVE_KINDS))
+        n, c = game.n, len(enc.cards)
+        single = self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        everyone = self.private == pyspiel.PrivateInfoType.ALL_PLAYERS
+        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
+        if single:
+            pieces.append(("private_hand", (c,)))
+        elif everyone:
+            pieces.append(("hands", (n, c)))
+        if self.public and self.perfect_recall:
+            pieces.append(("history", (game.length, 2 + (c if single else 0))))
+        elif self.public:
+            pieces.append(("public", (enc.obs_size - c,)))
+        sizes = [int(np.prod(shape)) for _, shape in pieces]
+        self.tensor = np.zeros(sum(sizes), dtype=np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for (name, shape), size in zip(pieces, sizes, strict=True):
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
+            at += size
+
+    def _sees(self, seat: int, player: int) -> bool:
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            return True
+        return self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER and seat == player
 
     def set_from(self, state: CrittersSpielState, player: int) -> None:
-        enc = self.game.encoding
+        game = self.game
+        enc = game.encoding
+        n, c = game.n, len(enc.cards)
         self.tensor.fill(0)
-        if state.engine is None:
-            for text in state.seat_log(player):
-                if text.startswith("dealt "):
-                    self.tensor[enc.card_index[text[6:]]] += 1
-        else:
-            self.tensor[: enc.obs_size] = enc.observe(state.engine.view(self.game.players[player]))
-        if self.perfect_recall:
-            self.dict["moves"][:] = np.roll(state.moves, -player, axis=0)
+        d = self.dict
+        d["player"][player] = 1
+        if "private_hand" in d or "hands" in d:
+            hands = state.hands()
+            for j in range(n if "hands" in d else 1):
+                target = d["hands"][j] if "hands" in d else d["private_hand"]
+                for card, count in hands[(player + j) % n].items():
+                    target[enc.card_index[card]] = count
+        if "public" in d and state.engine is not None:
+            d["public"][:] = enc.observe(state.engine.view(game.players[player]))[c:]
+        if "history" in d:
+            rows = d["history"]
+            everyone = self.private == pyspiel.PrivateInfoType.ALL_PLAYERS
+            for t, (actor, action, gains) in enumerate(state.rows()[: game.length]):
+                if actor >= 0:
+                    rows[t, 0] = (actor - player) % n + 1
+                    rows[t, 1] = action + 1
+                elif everyone and action >= 0:
+                    rows[t, 1] = action + 1
+                for seat, card_id in gains:
+                    if rows.shape[1] > 2 and seat == player:
+                        rows[t, 2 + card_id] += 1
 
     def string_from(self, state: CrittersSpielState, player: int) -> str:
-        if self.perfect_recall:
-            return f"p{player}\n" + "\n".join(state.seat_log(player))
-        if state.engine is None:
-            dealt = sorted(t[6:] for t in state.seat_log(player) if t.startswith("dealt "))
-            return f"p{player} dealing; hand {' '.join(dealt)}"
-        view = state.engine.view(self.game.players[player])
-        view.pop("winners", None)
-        return f"p{player} " + json.dumps(view, sort_keys=True)
+        game = self.game
+        parts = [f"p{player}"]
+        if self.private != pyspiel.PrivateInfoType.NONE:
+            hands = state.hands()
+            for seat in range(game.n):
+                if self._sees(seat, player):
+                    parts.append(f"hand{seat} " + " ".join(sorted(hands[seat].elements())))
+        if self.public and self.perfect_recall:
+            parts += [
+                text for who, text in state.log_entries() if who == -1 or self._sees(who, player)
+            ]
+        elif self.public:
+            if state.engine is None:
+                parts.append(f"dealing {len(state.history())}")
+            else:
+                view = state.engine.view(game.players[player])
+                for key in ("hand", "winners"):
+                    view.pop(key, None)
+                parts.append(json.dumps(view, sort_keys=True))
+        return "\n".join(parts)
 
 
 def make_resampler(seed: int) -> Callable[[Any, int], Any]:

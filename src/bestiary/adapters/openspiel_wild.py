@@ -6,7 +6,8 @@ more seats act, a chance node picks the order they are applied in (every order e
 an action an earlier one made illegal is skipped as a wait. Chance first deals each Pack one
 card at a time in seat order (an outcome is a creature, by its share of that Pack's cards not
 yet dealt) and, with ``objectives``, one Objective per seat. Nightfall ends a game after
-``quiet_ticks`` ticks without a meeting (0: 25 per player). Rewards: the change of each seat's
+``quiet_ticks`` ticks without a meeting (0: the game's ``nightfall_seconds`` at the core
+driver's 0.25 s ticks, 480 ticks). Rewards: the change of each seat's
 score; returns: the scores.
 
 Observation tensor and string: the seat's view now. Information state string: everything the
@@ -32,7 +33,7 @@ import numpy as np
 import pyspiel
 
 from bestiary.adapters.spiel_cells import Cell, Shared
-from bestiary.adapters.ticks import DEFAULT_QUIET_TICKS_PER_PLAYER, TickedWild
+from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.wild import (
     CREATURES,
@@ -82,10 +83,10 @@ class Table(Shared):
             "mating_bonus": bool(self.params["mating_bonus"]),
             "objectives": bool(self.params["objectives"]),
         }
-        GAME.new_game(self.players, self.options, seed=0)  # validates players and options
-        self.quiet_ticks = (
-            int(self.params["quiet_ticks"]) or DEFAULT_QUIET_TICKS_PER_PLAYER * self.n
-        )
+        probe = GAME.new_game(self.players, self.options, seed=0)  # validates players, options
+        # 0: the game's own Nightfall clock at the driver's ticks (the one model).
+        self.quiet_setting = int(self.params["quiet_ticks"]) or None
+        self.quiet_ticks = TickedWild(probe, self.quiet_setting).quiet_ticks
         self.encoding = WildEncoding(self.players, self.options["objectives"])
         deal = 10 * self.n + (self.n if self.options["objectives"] else 0)
         # Each meeting uses two cards, so at most 5n meetings; between two of them, and after
@@ -273,7 +274,7 @@ class WildSpielState(pyspiel.State):
         }
         if game.options["objectives"]:
             header["objectives"] = dict(zip(game.players, self._objectives, strict=True))
-        self.table = TickedWild(GAME.from_header(header), game.quiet_ticks)
+        self.table = TickedWild(GAME.from_header(header), game.quiet_setting)
 
     def _tick(self, chosen: list[WildAction | None], order: list[int] | tuple[int, ...]) -> None:
         table = self.table

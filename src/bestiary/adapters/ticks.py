@@ -1,27 +1,68 @@
-"""Call of the Wild on discrete ticks, the time model of every adapter for wild.
+"""Call of the Wild on discrete ticks for learners: the core ``Match`` driver, one setting of it.
 
-Wild has no turns. In simulation time is cut into ticks: in each tick every seat chooses one
-action or ``wait``; the chosen actions are applied one by one in an order drawn at random for
-that tick. An action that an earlier one in the same tick made illegal (the partner already
-met someone else, the Call changed, ...) is skipped and counts as a wait: it is reported, never
-replaced by another action. When ``quiet_ticks`` ticks pass without a meeting, Nightfall ends
-the game (RULINGS.md: the tick budget of simulation).
+Every wild adapter drives the game through ``bestiary.core.driver.Match``, as ``bestiary sim``
+and a live table do. The one real-time model has one RL setting, ``Pace.learner_every_tick``:
+the learners are the Match's outside seats and choose an action (or ``wait``) at every tick;
+bots seated in the Match (Gym opponents) decide at their own reaction times, as at a live
+table. Within a tick the Match applies everyone's actions one by one in the order its seeded
+RNG shuffles; an action that an earlier one in the same tick made illegal (the partner already
+met someone else, the Call changed, ...) is skipped and reported, never replaced. Nightfall is
+the game's own quiet clock (option ``nightfall_seconds``): ``quiet_ticks`` only chooses the
+tick's length in seconds so that Nightfall falls after that many ticks without a meeting
+(default: the Pace's 0.25 s ticks, so 480 ticks at the default 120 s).
+
+OpenSpiel makes the tick's order an explicit chance outcome: ``play_tick`` then names the order
+and the Match's shuffle follows it (``_OrderedRandom``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import copy
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from bestiary.core.errors import IllegalAction
-from bestiary.wild import Nightfall, WildAction, WildState
+from bestiary.core.agent import Agent
+from bestiary.core.driver import Match, Pace
+from bestiary.wild import GAME, WildAction, WildState
 
-DEFAULT_QUIET_TICKS_PER_PLAYER = 25
+LEARNERS = Pace(learner_every_tick=True)
+QUIET_OPTION = "nightfall_seconds"
+
+
+def pace_for(state: WildState, quiet_ticks: int | None) -> Pace:
+    """The learners' Pace; with ``quiet_ticks``, ticks long enough for that Nightfall budget."""
+    if quiet_ticks is None:
+        return LEARNERS
+    if not isinstance(quiet_ticks, int) or isinstance(quiet_ticks, bool) or quiet_ticks < 1:
+        raise ValueError(f"the Nightfall budget must be at least one tick, not {quiet_ticks!r}")
+    return Pace(tick_seconds=_quiet_seconds(state) / quiet_ticks, learner_every_tick=True)
+
+
+def _quiet_seconds(state: WildState) -> float:
+    """The game's Nightfall clock in seconds (its option, or the option's default)."""
+    seconds = state.header()["options"].get(QUIET_OPTION)
+    return float(GAME.info.option(QUIET_OPTION).default if seconds is None else seconds)
+
+
+class _OrderedRandom(random.Random):
+    """The Match's RNG; its next shuffle may be told the order (OpenSpiel's chance outcome)."""
+
+    order: list[str] | None = None
+
+    def shuffle(self, x: Any) -> None:
+        if self.order is None:
+            super().shuffle(x)
+            return
+        rank = {p: i for i, p in enumerate(self.order)}
+        x[:] = sorted(x, key=lambda p: rank.get(p, len(rank)))
+        self.order = None
 
 
 @dataclass
 class TickReport:
-    """What one tick did: the actions applied, and why the skipped ones were skipped."""
+    """What one tick did: the outside actions applied, and why the skipped ones were skipped."""
 
     applied: list[WildAction] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
@@ -29,48 +70,76 @@ class TickReport:
 
 
 class TickedWild:
-    """A ``WildState`` driven tick by tick, with the Nightfall clock."""
+    """A ``WildState`` played through a ``Match``, the learners acting every tick."""
 
-    def __init__(self, state: WildState, quiet_ticks: int | None = None) -> None:
-        n = len(state.players)
-        self.state = state
-        self.quiet_ticks = quiet_ticks or DEFAULT_QUIET_TICKS_PER_PLAYER * n
-        if self.quiet_ticks < 1:
-            raise ValueError("the Nightfall budget must be at least one tick")
-        self.ticks = 0
-        self.quiet = 0
+    def __init__(
+        self,
+        state: WildState,
+        quiet_ticks: int | None = None,
+        agents: Mapping[str, Agent] | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.pace = pace_for(state, quiet_ticks)
+        self.match = Match(GAME, state, agents, seed=seed, pace=self.pace)
+        self._rng = _OrderedRandom(seed)
+        self.match.rng = self._rng
+        self.quiet_ticks = self.pace.ticks(_quiet_seconds(state))
+
+    @property
+    def state(self) -> WildState:
+        state: WildState = self.match.state  # type: ignore[assignment]
+        return state
+
+    @property
+    def ticks(self) -> int:
+        return self.match.tick
+
+    @property
+    def quiet(self) -> int:
+        """Ticks since the last meeting (or the start): public, everyone sees the clock."""
+        due = self.match.deadlines().get("quiet")
+        return 0 if due is None else self.match.tick - (due - self.quiet_ticks)
 
     @property
     def quiet_share(self) -> float:
-        """How much of the Nightfall budget is spent (0..1): public, everyone sees the clock."""
-        return self.quiet / self.quiet_ticks
+        """How much of the Nightfall budget is spent (0..1)."""
+        return min(1.0, self.quiet / self.quiet_ticks)
 
     def clone(self) -> TickedWild:
-        other = TickedWild(self.state.clone(), self.quiet_ticks)
-        other.ticks = self.ticks
-        other.quiet = self.quiet
+        """An independent copy (OpenSpiel clones states): the game, the clock and the RNG."""
+        other = copy.copy(self)
+        match = copy.copy(self.match)
+        for name, value in vars(match).items():
+            if isinstance(value, dict | list):
+                setattr(match, name, copy.copy(value))
+        match.state = self.match.state.clone()
+        other._rng = _OrderedRandom()
+        other._rng.setstate(self._rng.getstate())
+        match.rng = other._rng
+        other.match = match
         return other
 
-    def play_tick(self, chosen: Sequence[WildAction | None], order: Sequence[int]) -> TickReport:
-        """Apply ``chosen[seat]`` for each seat in ``order`` (None waits), then run the clock."""
-        state = self.state
-        report = TickReport()
-        met = len(state.meetings)
-        for seat in order:
-            action = chosen[seat]
-            if action is None or state.is_over:
-                continue
-            try:
-                state.apply(action)
-            except IllegalAction as err:
-                report.skipped[state.players[seat]] = str(err)
-            else:
-                report.applied.append(action)
-        self.ticks += 1
-        if state.is_over:
-            return report
-        self.quiet = 0 if len(state.meetings) != met else self.quiet + 1
-        if self.quiet >= self.quiet_ticks:
-            state.apply(Nightfall())
-            report.nightfall = True
-        return report
+    def play_tick(
+        self, chosen: Sequence[WildAction | None], order: Sequence[int] | None = None
+    ) -> TickReport:
+        """One tick: ``chosen[seat]`` for each outside seat (None waits), bots as they wake.
+
+        ``order`` (seat indices) fixes the order of the outside actions; None lets the Match
+        shuffle, as it does everywhere.
+        """
+        players = self.state.players
+        outside = {
+            players[seat]: action for seat, action in enumerate(chosen) if action is not None
+        }
+        if order is not None:
+            self._rng.order = [players[seat] for seat in order]
+        done = self.match.step_tick(outside)
+        self._rng.order = None
+        applied = [
+            outside[p.by] for p in done.played if p.by in outside and p.by not in done.skipped
+        ]
+        return TickReport(
+            applied=applied,
+            skipped=dict(done.skipped),
+            nightfall=self.state.ending() == "nightfall",
+        )

@@ -28,6 +28,8 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv, ParallelEnv, register
 from pettingzoo.utils import parallel_to_aec, wrappers
 
+from bestiary.adapters.infos import tick_info
+from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.core.errors import BadOption
@@ -67,7 +69,7 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": NAME,
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "is_parallelizable": True,
         "render_fps": 4,
     }
@@ -88,9 +90,7 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
         self._objectives = bool(probe.deal.options["objectives"])
         self.quiet_ticks = quiet_ticks
         self.max_cycles = max_cycles
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadOption(f"render_mode {render_mode!r} is not supported (use 'ansi' or None)")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.encoding = WildEncoding(self.possible_agents, objectives=self._objectives)
         enc = self.encoding
         self._obs_space = spaces.Dict(
@@ -135,11 +135,11 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
         )
         if bool(state.deal.options["objectives"]) != self._objectives:
             raise BadOption("the 'objectives' option changes the observation space: set it at make")
-        self._table = TickedWild(state, self.quiet_ticks)
+        self._table = TickedWild(state, self.quiet_ticks, seed=self._rng.randrange(2**63))
         self.agents = list(self.possible_agents)
         self._scores = dict.fromkeys(self.agents, 0)
         observations = {a: self._observe(a) for a in self.agents}
-        return observations, {a: {} for a in self.agents}
+        return observations, {a: tick_info(self.possible_agents) for a in self.agents}
 
     def step(
         self, actions: Mapping[str, Any]
@@ -152,22 +152,19 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
     ]:
         table = self.table
         enc = self.encoding
-        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        reasons: dict[str, str] = {}
         chosen: list[WildAction | None] = [None] * enc.n
         for agent, action_id in actions.items():
-            if agent not in infos:
+            if agent not in self.agents:
                 continue
             a = int(action_id)
             mask = self._masks.get(agent)
             if mask is None or not 0 <= a < enc.size or not mask[a]:
-                infos[agent]["skipped"] = f"action {a} was not legal at the start of the tick"
+                reasons[agent] = f"action {a} was not legal at the start of the tick"
                 continue
             chosen[enc.seat[agent]] = enc.action(agent, a)
-        order = list(range(enc.n))
-        self._rng.shuffle(order)
-        report = table.play_tick(chosen, order)
-        for agent, reason in report.skipped.items():
-            infos[agent]["skipped"] = reason
+        report = table.play_tick(chosen)
+        reasons.update(report.skipped)
         state = table.state
         scores = state.scores()
         rewards = {a: float(scores[a] - self._scores[a]) for a in self.agents}
@@ -176,19 +173,16 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
         cut = not over and table.ticks >= self.max_cycles
         terminations = dict.fromkeys(self.agents, over)
         truncations = dict.fromkeys(self.agents, cut)
-        if over:
-            winners = state.winners()
-            for name in self.agents:
-                infos[name]["winners"] = winners
+        winners = state.winners() if over else ()
+        seats = self.possible_agents
+        infos = {a: tick_info(seats, winners, reasons.get(a, "")) for a in self.agents}
         observations = {a: self._observe(a) for a in self.agents}
         if over or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return describe_table(self.table)
+        return show(lambda: describe_table(self.table), self.render_mode)
 
     def close(self) -> None:
         self._table = None

@@ -9,13 +9,20 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
 OPTIONS = (
-    OptionSpec("set_size", "choice", 3, choices=(3, 4), description="cards in a full set"),
+    # The sheet says 3 or 4; the smaller values are for small research variants (docs/rl.md).
+    OptionSpec(
+        "set_size",
+        "choice",
+        3,
+        choices=(2, 3, 4),
+        description="cards in a full set (sheet: 3 or 4)",
+    ),
     OptionSpec(
         "sets_to_win",
         "choice",
         3,
-        choices=(3, 4),
-        description="full sets of different kinds needed to win (4: 2 to 4 players)",
+        choices=(1, 2, 3, 4),
+        description="full sets of different kinds needed to win (sheet: 3 or 4; 4: 2 to 4 players)",
     ),
     OptionSpec(
         "hand_limit",

@@ -48,11 +48,28 @@ class CrittersState:
     """One game of critters in progress (the ``State`` protocol of bestiary.core.game)."""
 
     def __init__(
-        self, table: Table, chance_seed: int | None, hands: list[list[str]], draw: list[str]
+        self,
+        table: Table,
+        chance_seed: int | None,
+        hands: list[list[str]],
+        draw: list[str],
+        *,
+        centre: list[str] | None = None,
+        tableaus: list[list[CardSet]] | None = None,
+        turn: int | None = None,
+        awaiting: int = -1,
+        pending: CrittersAction | None = None,
+        chance: bool = False,
+        quiet: int = 0,
+        began_empty: bool = False,
+        winners: tuple[int, ...] | None = None,
+        ending: str | None = None,
     ) -> None:
-        """A game on ``table`` with these hands and Draw Pile (top last), nothing down yet,
-        before the first player's turn begins. ``deal`` and ``from_view`` build on this."""
-        n = len(table.players)
+        """A game on ``table`` in this position (players are seats; the Draw Pile top last).
+
+        The defaults are a game before its first turn begins: nothing down, the first player to
+        play. ``deal`` and ``from_view`` are the two ways in.
+        """
         self._t = table
         self.players = table.players
         # Chance is always an explicit Reshuffle event, sampled by the driver. A record made
@@ -60,18 +77,18 @@ class CrittersState:
         # (``chance_outcome(None)``): the same game on every machine.
         self._chance_seed = chance_seed
         self._shuffles = 0
-        self._ending: str | None = None
         self._hands = hands
         self._draw = draw
-        self._centre: list[str] = []
-        self._tabs: list[list[CardSet]] = [[] for _ in range(n)]
-        self._turn = table.first
-        self._pending: CrittersAction | None = None
-        self._awaiting = -1
-        self._chance = False
-        self._quiet = 0
-        self._began_empty = False
-        self._winners: tuple[int, ...] | None = None
+        self._centre = [] if centre is None else centre
+        self._tabs = [[] for _ in table.players] if tableaus is None else tableaus
+        self._turn = table.first if turn is None else turn
+        self._awaiting = awaiting
+        self._pending = pending
+        self._chance = chance
+        self._quiet = quiet
+        self._began_empty = began_empty
+        self._winners = winners
+        self._ending = ending
         self._log: list[CrittersAction] = []
 
     @classmethod
@@ -107,23 +124,24 @@ class CrittersState:
                 n = view["hand_sizes"][p]
                 hands.append(pool[:n])
                 del pool[:n]
-        state = cls(table, rng.getrandbits(64), hands, pool)
         seat = table.seat
-        state._centre = list(view["centre_pile"])
-        state._tabs = [card_sets(view, p) for p in table.players]
-        if view["turn"] is not None:
-            state._turn = seat[view["turn"]]
-        if view["awaiting"] is not None:
-            state._awaiting = seat[view["awaiting"]]
-        if view["pending"] is not None:
-            state._pending = action_from_event(view["pending"])
-        state._chance = bool(view["chance_due"])
-        state._quiet = int(view["quiet_turns"])
-        state._began_empty = bool(view["began_with_empty_draw_pile"])
-        if view["over"]:
-            state._winners = tuple(seat[w] for w in view["winners"])
-            state._ending = "won"
-        return state
+        over = bool(view["over"])
+        return cls(
+            table,
+            rng.getrandbits(64),
+            hands,
+            pool,
+            centre=list(view["centre_pile"]),
+            tableaus=[card_sets(view, p) for p in table.players],
+            turn=None if view["turn"] is None else seat[view["turn"]],
+            awaiting=-1 if view["awaiting"] is None else seat[view["awaiting"]],
+            pending=None if view["pending"] is None else action_from_event(view["pending"]),
+            chance=bool(view["chance_due"]),
+            quiet=int(view["quiet_turns"]),
+            began_empty=bool(view["began_with_empty_draw_pile"]),
+            winners=tuple(seat[w] for w in view["winners"]) if over else None,
+            ending="won" if over else None,
+        )
 
     # ----------------------------------------------------------------- public read-outs
     @property

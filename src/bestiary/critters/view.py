@@ -19,7 +19,8 @@ from bestiary.critters.tableau import CardSet
 
 
 class Seen(Protocol):
-    """What a view may read of a game: public facts, and a hand only for its own seat."""
+    """What a view reads of a game: public facts, and the hands (a view shows only its own
+    seat's; the omniscient ``summary`` shows them all)."""
 
     players: tuple[str, ...]
 

@@ -9,21 +9,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+from collections import Counter
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from bestiary.core.agent import bot_entries
 from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
+from bestiary.server.bodycap import BodyCap
+from bestiary.server.buckets import PerAddress
 from bestiary.server.connection import Connection
-from bestiary.server.lobby import Lobby
+from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
 from bestiary.server.protocol import (
     ActionMessage,
     BadMessage,
@@ -31,13 +36,13 @@ from bestiary.server.protocol import (
     error_message,
     parse_client_message,
 )
+from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store
 from bestiary.server.table import Table, TableError, TableSettings
 
 log = logging.getLogger("bestiary.server")
 
 STATIC = Path(__file__).parent / "static"
-HELLO_TIMEOUT = 30.0
 
 
 class BotSeat(BaseModel):
@@ -57,6 +62,9 @@ class CreateTable(BaseModel):
     answer_seconds: float | None = Field(default=None, gt=0, le=3600)
     grace_seconds: float | None = Field(default=None, ge=0, le=3600)
     bot_tick: float | None = Field(default=None, ge=0, le=10)
+    bot_pause: float | None = Field(
+        default=None, ge=0, le=10, description="Turn-based games: seconds a bot's move waits."
+    )
     start: bool = Field(default=False, description="Start at once (every seat must be filled).")
 
 
@@ -92,18 +100,24 @@ def create_app(
     db_url: str = "sqlite:///bestiary.sqlite",
     settings: TableSettings | None = None,
     rate: float = 100.0,
+    server: ServerSettings | None = None,
 ) -> FastAPI:
-    """The whole server. ``rate`` is each socket's flood limit in messages per second."""
+    """The whole server. ``rate`` is each socket's flood limit in messages per second;
+    ``server`` holds the operator's limits (bodies, new tables, sockets per address, seeds)."""
     defaults = settings or TableSettings()
+    limits = server or ServerSettings()
     holder: dict[str, Lobby] = {}
+    creations = PerAddress(limits.tables_per_minute / 60.0, max(1.0, limits.tables_per_minute))
+    sockets: Counter[str] = Counter()  # open table sockets per client address
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        lobby = Lobby(store, defaults)
+        lobby = Lobby(store, defaults, limits)
         restored = lobby.restore()
         if restored:
             log.info("restored %d tables", restored)
+        lobby.start()
         holder["lobby"] = lobby
         writer = asyncio.get_running_loop().create_task(store.run_writer())
         try:
@@ -120,6 +134,14 @@ def create_app(
         summary="Lobby and tables for Call of the Wild and the critter set-collection game.",
         lifespan=lifespan,
     )
+    app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
+
+    @app.exception_handler(RequestValidationError)
+    async def one_sentence(_request: Request, err: RequestValidationError) -> JSONResponse:
+        """A request of the wrong shape: 400 and one sentence, like every other refusal."""
+        first = err.errors()[0] if err.errors() else {"loc": (), "msg": "unreadable"}
+        where = ".".join(str(p) for p in first["loc"] if p != "body") or "the request"
+        return JSONResponse({"detail": f"bad request: {where}: {first['msg']}."}, status_code=400)
 
     def lobby() -> Lobby:
         return holder["lobby"]
@@ -153,14 +175,29 @@ def create_app(
             for rules in registered_games()
         ]
 
+    @app.get("/api/decks")
+    async def decks() -> list[dict[str, Any]]:
+        """The critters decks this server offers by name (``default`` and the operator's)."""
+        return [{"name": name, "deck": deck} for name, deck in lobby().decks.decks.items()]
+
     @app.get("/api/tables")
-    async def tables() -> dict[str, list[dict[str, Any]]]:
-        """Open tables, games in play, and recently finished games."""
-        return lobby().listing()
+    async def tables(
+        offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+    ) -> dict[str, Any]:
+        """One page of open tables, games in play and finished games, newest first."""
+        return lobby().listing(offset, limit)
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(request: CreateTable) -> Seated:
+    async def create_table(request: CreateTable, http: Request) -> Seated:
         """Open a table and take its first seat (the host)."""
+        wait = creations.take(http.client.host if http.client else "unknown")
+        if wait is not None:
+            raise HTTPException(
+                429,
+                "too many new tables from your address; try again in a minute.",
+                headers={"Retry-After": str(math.ceil(wait))},
+            )
         chosen = TableSettings(
             answer_seconds=request.answer_seconds or defaults.answer_seconds,
             grace_seconds=(
@@ -168,26 +205,20 @@ def create_app(
             ),
             bot_tick=defaults.bot_tick if request.bot_tick is None else request.bot_tick,
             stand_in=defaults.stand_in,
+            bot_pause=defaults.bot_pause if request.bot_pause is None else request.bot_pause,
         )
+        # The table is set up before anyone else can see it (no await until it is open), so a
+        # refusal at any step leaves nothing stored or listed.
         try:
             table = lobby().create(request.game, request.seats, request.options, chosen)
-        except TableError as err:
-            raise HTTPException(400, str(err)) from None
-
-        def setup() -> tuple[int, str]:
             seat, token = table.join(request.name, 0)
             for bot in request.bots:
                 table.add_bot(token, bot.bot, bot.seat, bot.name)
             if request.start:
                 table.start(token)
-            return seat, token
-
-        try:
-            seat, token = await table.ask(setup)
         except TableError as err:
-            await table.stop()
-            lobby().tables.pop(table.code, None)
             raise HTTPException(400, str(err)) from None
+        lobby().open(table)
         info = await table.ask(table.info)
         return Seated(code=table.code, seat=seat, token=token, table=info)
 
@@ -227,6 +258,10 @@ def create_app(
     async def start_table(code: str, request: StartTable) -> dict[str, Any]:
         """Deal and begin (the host only, every seat filled)."""
         table = table_or_404(code)
+        if request.seed is not None and not limits.allow_seeds:
+            raise HTTPException(
+                400, "this server deals every game itself; a seed is for testing servers only."
+            )
         await in_table(table, lambda: table.start(request.token, request.seed))
         info: dict[str, Any] = await table.ask(table.info)
         return info
@@ -251,19 +286,30 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
+        address = websocket.client.host if websocket.client else "unknown"
+        if sockets[address] >= limits.max_per_address:
+            await websocket.send_json(
+                error_message("too_many", "too many table sockets from your address.")
+            )
+            await websocket.close(code=1013)
+            return
         try:
             table = lobby().get(code)
         except KeyError:
             await websocket.send_json(error_message("no_table", f"there is no table {code}."))
             await websocket.close(code=4404)
             return
+        sockets[address] += 1
         conn = Connection(websocket, rate=rate, burst=2 * rate)
         writer = asyncio.get_running_loop().create_task(conn.write_loop())
         try:
-            await _serve(websocket, table, conn)
+            await _serve(websocket, table, conn, limits.hello_timeout)
         except WebSocketDisconnect:
             pass
         finally:
+            sockets[address] -= 1
+            if not sockets[address]:
+                del sockets[address]
             table.post(lambda: table.detach(conn))
             conn.close()
             with contextlib.suppress(Exception):
@@ -273,11 +319,22 @@ def create_app(
     return app
 
 
-async def _serve(websocket: WebSocket, table: Table, conn: Connection) -> None:
-    """Read one socket's messages until it closes: hello first, then actions and pings."""
+async def _serve(
+    websocket: WebSocket, table: Table, conn: Connection, hello_timeout: float
+) -> None:
+    """Read one socket's messages until it closes: hello first (in time), then actions, pings."""
     greeted = False
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + hello_timeout
     while not conn.closed:
-        message = await websocket.receive()
+        if greeted:
+            message = await websocket.receive()
+        else:
+            try:
+                message = await asyncio.wait_for(websocket.receive(), hello_by - loop.time())
+            except TimeoutError:
+                conn.send(error_message("no_hello", f"no hello within {hello_timeout:g} s."))
+                return
         if message["type"] == "websocket.disconnect":
             return
         text: str | bytes | None = message.get("text")

@@ -7,11 +7,11 @@ client too slow to keep up with a bounded outbox is disconnected rather than slo
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from bestiary.server.buckets import Bucket
 from bestiary.server.protocol import encode
 
 OUTBOX_LIMIT = 512
@@ -28,10 +28,7 @@ class Connection:
         self.seat: int | None = None
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.closed = False
-        self._rate = rate
-        self._burst = burst
-        self._allowance = burst
-        self._checked = time.monotonic()
+        self._flood = Bucket(rate, burst)
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
@@ -50,14 +47,8 @@ class Connection:
             self.outbox.put_nowait(_CLOSE)
 
     def allow(self) -> bool:
-        """Token bucket: False when the client sends faster than the flood limit."""
-        now = time.monotonic()
-        self._allowance = min(self._burst, self._allowance + (now - self._checked) * self._rate)
-        self._checked = now
-        if self._allowance < 1.0:
-            return False
-        self._allowance -= 1.0
-        return True
+        """False when the client sends faster than the flood limit."""
+        return self._flood.take()
 
     async def write_loop(self) -> None:
         """Send the outbox in order until closed or until the client has gone.

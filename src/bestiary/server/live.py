@@ -18,6 +18,8 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from bestiary.server.app import create_app
+from bestiary.server.run import uvicorn_config
+from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 
 Message = dict[str, Any]
@@ -39,20 +41,14 @@ class LiveServer:
         settings: TableSettings | None = None,
         port: int | None = None,
         rate: float = 100.0,
+        server: ServerSettings | None = None,
     ) -> None:
         self.db_url = db_url
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            create_app(db_url, settings, rate=rate),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            ws_max_size=1 << 20,
-            ws_per_message_deflate=False,
-        )
-        self._server = uvicorn.Server(config)
+        app = create_app(db_url, settings, rate=rate, server=server)
+        self._server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", self.port, server))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:

@@ -280,9 +280,13 @@ def run_server_bench(
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
         code = (
             "from bestiary.server.run import serve\n"
+            "from bestiary.server.settings import ServerSettings\n"
             "from bestiary.server.table import TableSettings\n"
             f"serve(port={port}, db={db!r}, quiet=True, rate=5000.0,"
-            " settings=TableSettings(grace_seconds=3600))\n"
+            " settings=TableSettings(grace_seconds=3600),"
+            # every client of the load comes from 127.0.0.1: the per-address limits are lifted
+            " server=ServerSettings(max_connections=5000, max_per_address=5000,"
+            " tables_per_minute=1e6))\n"
         )
         server = subprocess.Popen([sys.executable, "-c", code], preexec_fn=lambda: _pin(0))
         _pin(1)

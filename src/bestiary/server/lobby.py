@@ -4,29 +4,58 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
+import time
 from collections import OrderedDict
 from typing import Any
 
-from bestiary.core.errors import RecordError
+from bestiary.core.errors import BadOption, RecordError
 from bestiary.core.game import game_names, get_game, replay
+from bestiary.core.info import GameInfo
+from bestiary.server.decks import DeckShelf
 from bestiary.server.protocol import public_event
+from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store
-from bestiary.server.table import Table, TableError, TableSettings
+from bestiary.server.table import Table, TableError, TableSettings, _sentence
 
 log = logging.getLogger("bestiary.server")
 
 # Codes people read aloud and type: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+PAGE = 50  # tables per list in one lobby page (and the most a page may ask for: MAX_PAGE)
+MAX_PAGE = 100
+MAX_OFFSET = 1_000
+LARGEST = 2**53  # beyond this a number is not exact in every client's JSON
+
+
+def _check_number(where: str, value: object) -> None:
+    """Every number in an option, however deep, is finite and of a sane size."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            _check_number(f"{where}.{key}", inner)
+    elif isinstance(value, list):
+        for inner in value:
+            _check_number(where, inner)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise BadOption(f"option {where} must be a finite number, not {value}")
+    elif isinstance(value, int | float) and abs(value) > LARGEST:
+        raise BadOption(f"option {where} is far too large a number")
 
 
 class Lobby:
     """Live tables (open or in play) in memory; finished ones are read from the store."""
 
-    def __init__(self, store: Store, settings: TableSettings) -> None:
+    def __init__(
+        self, store: Store, settings: TableSettings, server: ServerSettings | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
+        self.server = server or ServerSettings()
+        self.decks = DeckShelf(self.server.decks)
+        self._sweeper: asyncio.TimerHandle | None = None
+        self._jobs: set[asyncio.Future[None]] = set()
         self.tables: dict[str, Table] = {}
         self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._expiring: set[str] = set()
@@ -48,6 +77,7 @@ class Lobby:
 
     def _add(self, table: Table) -> None:
         self.tables[table.code] = table
+        table.max_spectators = self.server.max_spectators  # restored tables too
         table.on_change = self._changed
         table.start_actor()
 
@@ -72,7 +102,12 @@ class Lobby:
         options: dict[str, Any],
         settings: TableSettings | None = None,
     ) -> Table:
-        """A new open table; the options are checked by dealing a trial game."""
+        """A new table, not yet stored or listed: its creator seats the host, then ``open``s it.
+
+        Every option is checked first (the game's typed schema; every number finite; a deck by
+        name or content; then the rules between options, by dealing a trial game), so a refused
+        table leaves nothing behind.
+        """
         if game not in game_names():
             raise TableError(f"unknown game {game!r}; choose one of {', '.join(game_names())}.")
         rules = get_game(game)
@@ -81,13 +116,31 @@ class Lobby:
         except ValueError as err:
             raise TableError(f"{err}.") from None
         try:
+            options = self._resolved(rules.info, options)
             rules.new_game([f"seat{i}" for i in range(seats)], options, 0)
-        except (ValueError, TypeError) as err:
-            raise TableError(f"bad options: {str(err).rstrip('.')}.") from None
-        code = self._new_code()
-        table = Table(code, game, options, seats, self.store, settings or self.settings)
-        self._add(table)
+        except (ValueError, TypeError, OverflowError) as err:
+            raise TableError(f"bad options: {_sentence(err)}") from None
+        table = Table(self._new_code(), game, options, seats, self.store, settings or self.settings)
+        table.draft = True
         return table
+
+    def _resolved(self, info: GameInfo, options: dict[str, Any]) -> dict[str, Any]:
+        """The options as the engine will see them: checked, and a deck as its content."""
+        resolved = info.check_options(options)
+        for key, value in resolved.items():
+            _check_number(key, value)  # inside a deck's content too
+        for spec in info.options:
+            if spec.kind == "deck" and spec.name in resolved:
+                content = self.decks.resolve(resolved.pop(spec.name))
+                if content is not None:  # None: the default deck, the game's own default
+                    resolved[spec.name] = content
+        return resolved
+
+    def open(self, table: Table) -> None:
+        """A table its creator has set up: stored, listed, and running."""
+        table.draft = False
+        table._save_table()
+        self._add(table)
 
     def _new_code(self) -> str:
         while True:
@@ -109,9 +162,11 @@ class Lobby:
         self._changed(table)
         return table
 
-    def listing(self) -> dict[str, list[dict[str, Any]]]:
-        """Open tables, games in play, and recent finished games (for the lobby page)."""
-        live = [t.info() for t in self.tables.values() if t.status != "finished"]
+    def listing(self, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
+        """One page of open tables, games in play and finished games (newest first), and totals."""
+        live = sorted(self.tables.values(), key=lambda t: t.created, reverse=True)
+        open_ = [t for t in live if t.status == "open"]
+        playing = [t for t in live if t.status == "playing"]
         finished = [
             {
                 "code": s.code,
@@ -121,13 +176,38 @@ class Lobby:
                 "winners": s.winners or [],
                 "finished": s.finished,
             }
-            for s in self.store.finished()
+            for s in self.store.finished(limit=offset + limit)[offset:]
         ]
         return {
-            "open": [t for t in live if t["status"] == "open"],
-            "playing": [t for t in live if t["status"] == "playing"],
+            "open": [t.info() for t in open_[offset : offset + limit]],
+            "playing": [t.info() for t in playing[offset : offset + limit]],
             "finished": finished,
+            "offset": offset,
+            "total": {"open": len(open_), "playing": len(playing)},
         }
+
+    # -- open tables nobody joins or starts expire ------------------------------------------
+
+    def start(self) -> None:
+        """Begin sweeping for expired open tables (inside the running loop)."""
+        every = min(60.0, self.server.open_table_seconds / 4)
+        self._sweeper = asyncio.get_running_loop().call_later(every, self._sweep)
+
+    def _sweep(self) -> None:
+        horizon = time.monotonic() - self.server.open_table_seconds
+        for table in list(self.tables.values()):
+            if table.status == "open" and table.touched < horizon:
+                task = asyncio.ensure_future(self._expire(table))
+                self._jobs.add(task)
+                task.add_done_callback(self._jobs.discard)
+        self.start()
+
+    async def _expire(self, table: Table) -> None:
+        if await table.ask(table.expire):
+            log.info("table %s expired: nobody joined or started it", table.code)
+            if self.tables.get(table.code) is table:
+                del self.tables[table.code]
+            await table.stop()
 
     def record(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """A finished game's record (header, events); KeyError if there is none to show."""
@@ -165,6 +245,8 @@ class Lobby:
         return result
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.stop()
         self.store.close()

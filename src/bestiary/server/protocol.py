@@ -70,7 +70,7 @@ def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
     ...
     bestiary.server.protocol.BadMessage: unknown message type 'dance' ...
     """
-    if len(text) > MAX_MESSAGE_BYTES:
+    if _size(text) > MAX_MESSAGE_BYTES:
         raise BadMessage("too_large", f"message is larger than {MAX_MESSAGE_BYTES} bytes.")
     try:
         obj = orjson.loads(text)
@@ -89,6 +89,13 @@ def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
         raise BadMessage("bad_message", f"bad {kind} message: {where}: {first['msg']}.") from None
+
+
+def _size(text: str | bytes) -> int:
+    """The message's size in bytes as it came over the wire (UTF-8 for text)."""
+    if isinstance(text, bytes) or len(text) * 4 <= MAX_MESSAGE_BYTES:
+        return len(text)  # bytes, or text too short to be too large however it encodes
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 # What an event shows to seats other than the actor. Anything not listed here is public.

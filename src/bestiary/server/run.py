@@ -2,13 +2,67 @@
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import gc
 import logging
+import resource
+import socket
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from bestiary.server.app import create_app
+from bestiary.server.gate import Gate, gated_protocols
+from bestiary.server.protocol import MAX_MESSAGE_BYTES
+from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+
+log = logging.getLogger("bestiary.server")
+
+# A WebSocket frame larger than this closes the socket before it is buffered (1009); up to it,
+# a message over MAX_MESSAGE_BYTES is answered `too_large` and the socket goes on.
+WS_MAX_SIZE = 8 * MAX_MESSAGE_BYTES
+
+
+def uvicorn_config(
+    app: ASGIApp, host: str, port: int, server: ServerSettings | None = None
+) -> uvicorn.Config:
+    """How uvicorn serves ``app``: the connection gate, timeouts and frame sizes of ``server``.
+
+    ``bestiary serve`` and the tests' ``LiveServer`` both use this, so tests see what runs.
+    """
+    limits = server or ServerSettings()
+    gate = Gate(limits.max_connections, limits.max_per_address, limits.trusted_proxies)
+    http, ws = gated_protocols(gate, limits.header_timeout)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=http,
+        ws=ws,
+        log_level="warning",
+        access_log=False,
+        # forwarded headers are believed only from the proxies the operator names
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=list(limits.trusted_proxies) or None,
+        timeout_keep_alive=int(max(1, limits.idle_timeout)),
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,  # views are small; compressing them costs more than it saves
+        ws_ping_interval=limits.idle_timeout,
+        ws_ping_timeout=limits.idle_timeout,
+    )
+
+
+def descriptors_for(max_connections: int) -> int:
+    """Raise the open-file limit so ``max_connections`` fit (with room for the database)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max_connections + 64
+    if soft < wanted:
+        new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+        soft = new
+    return max(1, soft - 64)
 
 
 def serve(
@@ -18,25 +72,68 @@ def serve(
     settings: TableSettings | None = None,
     rate: float = 100.0,
     quiet: bool = False,
+    server: ServerSettings | None = None,
 ) -> None:
-    """Serve the lobby, the tables and the web client until interrupted."""
+    """Serve the lobby, the tables and the web client until interrupted.
+
+    Raises PortTaken (one sentence) before anything else happens if the port is in use.
+    """
+    check_port(host, port)  # first: a busy port must not print "serving" or restore tables
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
-    app = create_app(db, settings, rate=rate)
+    limits = server or ServerSettings()
+    room = descriptors_for(limits.max_connections)
+    if room < limits.max_connections:
+        log.warning("only %d descriptors: --max-connections lowered to that", room)
+        limits = dataclasses.replace(limits, max_connections=room)
+    app = create_app(db, settings, rate=rate, server=limits)
     settle_heap()
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     if not quiet:
-        print(f"bestiary is serving at http://{shown}:{port}/  (records in {db})", flush=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        access_log=False,
-        ws_max_size=1 << 20,
-        ws_per_message_deflate=False,  # views are small; compressing them costs more than it saves
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-    )
+        for line in addresses(host, port):
+            print(line, flush=True)
+        print(f"records in {db}", flush=True)
+    uvicorn.Server(uvicorn_config(app, host, port, limits)).run()
+
+
+class PortTaken(OSError):
+    """The address cannot be listened on; the message says what to do."""
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise PortTaken if ``host:port`` cannot be bound right now (another server has it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                raise PortTaken(
+                    f"port {port} on {host} is already in use (another bestiary server?); "
+                    f"stop it or choose another port, e.g. make run PORT={port + 1}"
+                ) from None
+            raise PortTaken(f"cannot listen on {host}:{port} ({err.strerror})") from None
+
+
+def addresses(host: str, port: int) -> list[str]:
+    """What to open, and what to give friends: every address this server answers on."""
+    lines = [f"bestiary is serving at http://localhost:{port}/ (open it in your browser)"]
+    if host in ("0.0.0.0", "::"):
+        try:
+            names = socket.gethostbyname_ex(socket.gethostname())[2]
+        except OSError:
+            names = []
+        shared = [ip for ip in names if not ip.startswith("127.")]
+        for ip in shared:
+            lines.append(f"friends on your network open http://{ip}:{port}/")
+        if not shared:
+            lines.append(f"friends on your network open http://<this machine's address>:{port}/")
+    elif host not in ("127.0.0.1", "localhost", "::1"):
+        lines = [f"bestiary is serving at http://{host}:{port}/"]
+    else:
+        lines.append(
+            f"only this machine can connect; for friends: make run HOST=0.0.0.0 PORT={port}"
+        )
+    return lines
 
 
 # Young collections stay frequent and cheap; a full collection (which walks every live object:

@@ -24,6 +24,7 @@ from bestiary.core.driver import Pace
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State, get_game, replay
 from bestiary.server.connection import Connection
+from bestiary.server.names import BadName, confusable, normalize_name
 from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message, public_event
 from bestiary.server.store import Store, StoredTable
 
@@ -44,6 +45,9 @@ class TableSettings:
     grace_seconds: float = 30.0  # a seat left empty this long is played by a bot
     bot_tick: float = 0.35  # one simulation tick of a bot's reaction time, live
     stand_in: str | None = None  # which bot stands in; None = the best registered one
+    # turn-based games: the least time a bot's move waits, so people can follow it
+    # (0 for tests and load benchmarks; `bestiary serve` and the lobby's form default to 1 s)
+    bot_pause: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -51,6 +55,7 @@ class TableSettings:
             "grace_seconds": self.grace_seconds,
             "bot_tick": self.bot_tick,
             "stand_in": self.stand_in,
+            "bot_pause": self.bot_pause,
         }
 
 
@@ -68,6 +73,7 @@ class Seat:
     agent: Agent | None = None  # the bot playing this seat (a bot seat or a stand-in)
     wake: asyncio.TimerHandle | None = None
     grace: asyncio.TimerHandle | None = None
+    grace_due: float = 0.0  # monotonic time the grace period ends (while `grace` runs)
 
     @property
     def is_open(self) -> bool:
@@ -120,10 +126,15 @@ class Table:
         self._meetings = 0
         self._nightfall: asyncio.TimerHandle | None = None
         self._answer: asyncio.TimerHandle | None = None
+        self._answer_due = 0.0  # monotonic time the awaited answer counts as `allow`
+        self._answer_for: tuple[int, str | None] = (-1, None)  # (seq, awaiting) watched
         self._inbox: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._rng = random.Random(secrets.randbits(64))
         self.on_change: Callable[[Table], None] | None = None
+        self.draft = False  # being set up by its creator: not stored, not listed yet
+        self.touched = time.monotonic()  # the last lobby change (an open table expires)
+        self.max_spectators = 200
 
     # -- the actor ------------------------------------------------------------------------
 
@@ -183,18 +194,25 @@ class Table:
             "options": self.options,
             "settings": self.settings.as_json(),
             "status": self.status,
-            "seats": [s.as_json() for s in self.seats],
+            "seats": [self._seat_json(s) for s in self.seats],
             "seq": self.seq,
             "winners": self.state.winners() if self.state and self.state.is_over else [],
             "created": self.created,
         }
 
+    def _seat_json(self, seat: Seat) -> dict[str, Any]:
+        shown = seat.as_json()
+        if seat.grace is not None:  # a client shows the countdown to the stand-in
+            shown["grace_seconds"] = round(max(0.0, seat.grace_due - time.monotonic()), 1)
+        return shown
+
     def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Seat a human called ``name``; returns (seat, token)."""
         self._require_open()
-        self._check_name(name)
+        name = self._check_name(name)
         chosen = self._open_seat(seat)
         token = secrets.token_urlsafe(24)
+        self._unseat_sockets(chosen, "this seat has a new player.")
         chosen.name, chosen.bot, chosen.token_hash = name, None, hash_token(token)
         self._lobby_changed()
         return chosen.index, token
@@ -209,8 +227,7 @@ class Table:
                 f"no bot called {bot!r} for {self.game_name} (known: {', '.join(known) or 'none'})."
             )
         chosen = self._open_seat(seat)
-        name = name or f"{bot}-{chosen.index + 1}"
-        self._check_name(name)
+        name = self._check_name(name or f"{bot}-{chosen.index + 1}")
         chosen.name, chosen.bot = name, bot
         self._lobby_changed()
         return chosen.index
@@ -222,7 +239,26 @@ class Table:
         if seat.index == 0:
             raise TableError("the host cannot leave the table before it starts.")
         seat.name = seat.token_hash = seat.bot = None
+        self._unseat_sockets(seat, "you left this seat.")
         self._lobby_changed()
+
+    def _unseat_sockets(self, seat: Seat, why: str) -> None:
+        """The seat's token is no longer valid: every socket that holds it is closed."""
+        for conn in seat.connections:
+            conn.seat = None
+            conn.send(error_message("unseated", why))
+            conn.close()
+        seat.connections.clear()
+
+    def expire(self) -> bool:
+        """An open table nobody joined or started in time goes away; False if it has moved on."""
+        if self.status != "open":
+            return False
+        self.status = "expired"
+        self._lobby_changed()
+        for conn in self._all_connections():
+            conn.close()
+        return True
 
     def start(self, token: str, seed: int | None = None) -> None:
         """Deal and begin: only the host (seat 0) may, once every seat is filled."""
@@ -239,8 +275,8 @@ class Table:
         self.status = "playing"
         self.started = time.time()
         self._lobby_changed()
-        self._broadcast([], None, None)
         self._begin_play()
+        self._broadcast([], None, None)  # after the clocks start: the first state shows them
         for seat in self.seats:
             if not seat.connections:
                 self._seat_left(seat)  # a player who never came gets a stand-in in time too
@@ -249,12 +285,18 @@ class Table:
         if self.status != "open":
             raise TableError(f"table {self.code} has already started.")
 
-    def _check_name(self, name: str) -> None:
-        name = name.strip()
-        if not name or len(name) > 24:
-            raise TableError("a name must be 1 to 24 characters long.")
-        if any(s.name == name for s in self.seats):
+    def _check_name(self, name: str) -> str:
+        """The name as it will be shown (NFKC, visible), unless one like it is already here."""
+        try:
+            name = normalize_name(name)
+        except BadName as err:
+            raise TableError(str(err)) from None
+        taken = confusable(name, [s.name for s in self.seats if s.name is not None])
+        if taken == name:
             raise TableError(f"the name {name!r} is already taken at this table.")
+        if taken is not None:
+            raise TableError(f"the name {name!r} looks too much like {taken!r}, already here.")
+        return name
 
     def _open_seat(self, seat: int | None) -> Seat:
         if seat is None:
@@ -277,6 +319,7 @@ class Table:
         raise TableError("that seat token does not belong to this table.")
 
     def _lobby_changed(self) -> None:
+        self.touched = time.monotonic()
         self._save_table()
         self._announce()
 
@@ -303,6 +346,8 @@ class Table:
         }
 
     def _save_table(self) -> None:
+        if self.draft:
+            return
         self.store.save_table(self.row())
         if self.on_change:
             self.on_change(self)
@@ -349,6 +394,10 @@ class Table:
                 conn.send(error_message("bad_token", str(err)))
                 conn.close()
                 return
+        if seat is None and len(self.spectators) >= self.max_spectators:
+            conn.send(error_message("full", "this table has as many watchers as it takes."))
+            conn.close()
+            return
         conn.send(
             {
                 "type": "welcome",
@@ -393,6 +442,7 @@ class Table:
         if self.status != "playing" or seat.bot is not None or seat.grace is not None:
             return
         seat.grace = self._later(self.settings.grace_seconds, lambda: self._grace_over(seat))
+        seat.grace_due = time.monotonic() + self.settings.grace_seconds
 
     def _grace_over(self, seat: Seat) -> None:
         seat.grace = None
@@ -471,6 +521,11 @@ class Table:
         for event in new:
             self.seq += 1
             self.store.append_event(self.code, self.seq, {**event, "t": t})
+        # before sending, so the state shows them: Nightfall restarts with a meeting, and an
+        # action card starts its target's answer clock
+        self._note_progress()
+        if self.game_name == "critters" and not state.is_over:
+            self._watch_answer()
         self._broadcast(new, seat, ref)
         self._after_change()
         return None
@@ -481,15 +536,18 @@ class Table:
         if state.is_over:
             self._finish()
             return
-        meetings = len(getattr(state, "meetings", None) or ())
-        if meetings != self._meetings:
-            self._meetings = meetings
-            self.last_progress = time.monotonic()
+        self._note_progress()
         if self.game_name == "wild" and self._nightfall is None:
             self._schedule_nightfall()
         if self.game_name == "critters":
             self._watch_answer()
         self._wake_bots()
+
+    def _note_progress(self) -> None:
+        meetings = len(getattr(self.state, "meetings", None) or ())
+        if meetings != self._meetings:
+            self._meetings = meetings
+            self.last_progress = time.monotonic()
 
     def _finish(self) -> None:
         self.status = "finished"
@@ -525,15 +583,18 @@ class Table:
     # critters: a target who does not answer in time is taken to allow.
     def _watch_answer(self) -> None:
         awaiting = getattr(self.state, "awaiting", None)
+        seq = self.seq
+        if self._answer and self._answer_for == (seq, awaiting):
+            return  # already watching this very question
         if self._answer:
             self._answer.cancel()
             self._answer = None
         if awaiting is None:
             return
-        seq = self.seq
         seat = next(s for s in self.seats if s.name == awaiting)
         if seat.agent is not None:
             return  # a bot answers by itself
+        self._answer_for = (seq, awaiting)
 
         def timeout() -> None:
             self._answer = None
@@ -541,6 +602,7 @@ class Table:
                 self.apply(self.game.action_from_event({"by": awaiting, "do": "allow"}), None, None)
 
         self._answer = self._later(self.settings.answer_seconds, timeout)
+        self._answer_due = time.monotonic() + self.settings.answer_seconds
 
     # bots: every seat played by an agent acts after its own reaction time.
     def _wake_bots(self) -> None:
@@ -552,7 +614,10 @@ class Table:
                 continue
             if not state.legal_actions(seat.name):
                 continue
-            delay = self._rng.choice(PACE.reaction_ticks) * self.settings.bot_tick
+            if self.game.info.real_time:
+                delay = self._rng.choice(PACE.reaction_ticks) * self.settings.bot_tick
+            else:  # turn-based: the table's pace, so people can follow each move
+                delay = self.settings.bot_pause
             seat.wake = self._later(delay, lambda s=seat: self._bot_turn(s))  # type: ignore[misc]
 
     def _bot_turn(self, seat: Seat) -> None:
@@ -587,12 +652,28 @@ class Table:
             "legal": [a.to_event() for a in state.legal_actions(player)] if player else [],
             "over": over,
         }
+        timers = self._timers()
+        if timers:
+            message["timers"] = timers
         if ref is not None:
             message["ref"] = ref
         if over:
             message["summary"] = state.summary()
             message["winners"] = state.winners()
         return encode(message)
+
+    def _timers(self) -> dict[str, float]:
+        """Seconds left on the table's clocks, for the client's countdowns."""
+        if self.status != "playing":
+            return {}
+        now = time.monotonic()
+        timers: dict[str, float] = {}
+        if self._nightfall is not None:
+            left = self.last_progress + self._nightfall_seconds() - now
+            timers["nightfall"] = round(max(0.0, left), 1)
+        if self._answer is not None:
+            timers["answer"] = round(max(0.0, self._answer_due - now), 1)
+        return timers
 
     def _broadcast(self, events: list[dict[str, Any]], actor: int | None, ref: Any) -> None:
         public = [public_event(self.game_name, e) for e in events]

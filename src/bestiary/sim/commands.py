@@ -6,8 +6,10 @@ ValueError with one readable sentence for anything a user can get wrong.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,27 +17,26 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from bestiary.core.agent import bot_entries
 from bestiary.core.game import get_game
-from bestiary.core.options import parse_options
+from bestiary.sim.arms import Arm, SweepKey, describe_options, parse_sweeps, unique_pairs
+from bestiary.sim.bots import check_bot
+from bestiary.sim.experiment import Experiment, run_experiment
 from bestiary.sim.parallel import run_games
+from bestiary.sim.printing import print_experiment
 from bestiary.sim.runner import BotFault, GameResult, GameSpec
-from bestiary.sim.seating import sim_specs
-from bestiary.sim.stats import games_needed
-from bestiary.sim.summary import RateRow, Summary, length_unit, summarize
+from bestiary.sim.seating import seat_bots
+from bestiary.sim.stats import games_against_share, games_needed
+from bestiary.sim.table import FORMATS, game_rows, write_table
 from bestiary.sim.tournament import Tournament, rate, tournament_specs
 
 
-def parse_bots(game: str, text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
+def parse_bots(game: str, text: str, extra: Sequence[str] = ()) -> list[str]:
+    """Bot names from ``--bots`` (comma-separated) and ``--bot`` (repeatable), each checked."""
+    names = [name.strip() for name in text.split(",") if name.strip()] + list(extra)
     if not names:
         raise ValueError("--bots needs at least one bot name")
-    known = {entry.name for entry in bot_entries(game)}
     for name in names:
-        if name not in known:
-            raise ValueError(
-                f"no bot called {name!r} for {game} (known: {', '.join(sorted(known))})"
-            )
+        check_bot(game, name)
     return names
 
 
@@ -44,6 +45,28 @@ def check_table(game: str, players: int, options: Mapping[str, Any]) -> None:
     rules = get_game(game)
     rules.info.check_player_count(players)
     rules.new_game([f"p{i + 1}" for i in range(players)], dict(options), seed=0)
+
+
+def check_arm(arm: Arm) -> None:
+    check_table(arm.game, arm.players, arm.options)
+    for name in arm.bots:
+        check_bot(arm.game, name)
+    seat_bots(arm.bots, arm.players, 0)
+
+
+def parse_seeds(seed: int, seeds: str | None) -> list[int]:
+    """``--seeds 1,2,3`` pools runs with those seeds; else the one ``--seed``."""
+    if seeds is None:
+        return [seed]
+    try:
+        values = [int(part) for part in seeds.split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(
+            f"--seeds should be whole numbers separated by commas, not {seeds!r}"
+        ) from None
+    if not values or len(set(values)) != len(values):
+        raise ValueError("--seeds needs at least one seed, each once")
+    return values
 
 
 def _play(
@@ -72,42 +95,6 @@ def _play(
             raise ValueError(f"a bot broke the rules: {err}") from None
 
 
-def _rows_table(title: str, rows: Sequence[RateRow], first: str) -> Table:
-    table = Table(title=title)
-    for column in (first, "games", "win rate", "95% interval", "mean score"):
-        table.add_column(column, justify="left" if column == first else "right")
-    for row in rows:
-        low, high = row.interval
-        table.add_row(
-            row.label,
-            f"{row.games:,}",
-            f"{row.rate:.3f}",
-            f"[{low:.3f}, {high:.3f}]",
-            f"{row.mean_score:.2f}",
-        )
-    return table
-
-
-def print_summary(console: Console, name: str, summary: Summary) -> None:
-    console.print(_rows_table(f"{name}: win rate per bot", summary.bots, "bot"))
-    console.print(_rows_table(f"{name}: win rate per seat", summary.by_seat, "seat"))
-    data = summary.to_json()
-    unit = length_unit(summary.game)
-    line = (
-        f"game length: mean {data['length']['mean']:.1f} {unit}, median {data['length']['median']}"
-    )
-    if "ticks" in data:
-        line += f"; {data['ticks']['mean']:.1f} ticks"
-    console.print(line)
-    console.print("endings: " + ", ".join(f"{k} {v:,}" for k, v in data["endings"].items()))
-    if summary.outcomes:
-        mix = summary.outcome_mix()
-        console.print(
-            "meetings: "
-            + ", ".join(f"{k} {summary.outcomes[k]:,} ({mix[k]:.1%})" for k in sorted(mix))
-        )
-
-
 def write_records(out: Path, results: Sequence[GameResult]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for result in results:
@@ -116,65 +103,104 @@ def write_records(out: Path, results: Sequence[GameResult]) -> None:
         path.write_text("\n".join(result.record) + "\n", encoding="utf-8")
 
 
-def run_sim(
-    game: str,
-    players: int,
-    bots: str,
-    games: int,
-    seed: int,
-    jobs: int | None,
-    backend: str,
-    address: str | None,
-    option: Sequence[str],
-    compare: Sequence[str],
-    as_json: bool,
-    out: Path | None,
-    report: Path | None,
-    command: str,
-) -> None:
-    names = parse_bots(game, bots)
-    options = parse_options(option)
-    runs: list[tuple[str, dict[str, Any]]] = [("base", options)]
-    if compare:
-        runs.append(("compare", {**options, **parse_options(compare)}))
-    for _, opts in runs:
-        check_table(game, players, opts)
-    summaries: list[tuple[str, Summary]] = []
-    for label, opts in runs:
-        specs = sim_specs(
-            game,
-            names,
-            players,
-            games,
-            seed,
-            opts,
-            keep_record=out is not None,
+@dataclass(frozen=True)
+class SimRequest:
+    """Everything ``bestiary sim`` was asked (the CLI's options, parsed by run_sim)."""
+
+    game: str
+    players: int
+    bots: str
+    games: int
+    seed: int
+    jobs: int | None = 1
+    backend: str = "local"
+    address: str | None = None
+    option: Sequence[str] = ()
+    compare: Sequence[str] = ()
+    sweep: Sequence[str] = ()
+    extra_bots: Sequence[str] = ()
+    seeds: str | None = None
+    as_json: bool = False
+    out: Path | None = None
+    report: Path | None = None
+    table: Path | None = None
+    command: str = ""
+
+
+def plan_experiment(request: SimRequest) -> tuple[Arm, Arm | None, list[SweepKey], list[int]]:
+    """Parse and check every arm before any game is played (bad input costs nothing)."""
+    if request.games < 1:
+        raise ValueError("--games must be at least 1")
+    names = parse_bots(request.game, request.bots, request.extra_bots)
+    options = unique_pairs(request.option, "--option")
+    base = Arm("base", request.game, request.players, tuple(names), options)
+    check_arm(base)
+    other = None
+    if request.compare:
+        changes = unique_pairs(request.compare, "--compare")
+        other = dataclasses.replace(
+            base, label=f"compare ({describe_options(changes)})", options={**options, **changes}
         )
-        results = list(_play(specs, jobs, backend, address, f"{game} {label}", as_json))
-        if out is not None:
-            write_records(out / label if compare else out, results)
-        name = label if not compare else f"{label} ({_describe(opts)})"
-        summaries.append((name, summarize(game, players, results)))
-    if report is not None:
-        from bestiary.sim.report import render_report
+        check_arm(other)
+    sweeps = parse_sweeps(request.sweep)
+    for sweep in sweeps:
+        for value in sweep.values:
+            check_arm(base.changed(sweep.key, value, sweep.key))
+    if request.table is not None and request.table.suffix not in FORMATS:
+        raise ValueError(f"--table writes .csv or .parquet files, not {request.table.name!r}")
+    return base, other, sweeps, parse_seeds(request.seed, request.seeds)
 
-        report.write_text(render_report(summaries, command), encoding="utf-8")
-    if as_json:
-        data: dict[str, Any] = {name: s.to_json() for name, s in summaries}
-        print(json.dumps(data if compare else data["base"], indent=1))
-        return
+
+def run_sim(request: SimRequest) -> Experiment:
+    base, other, sweeps, seeds = plan_experiment(request)
+
+    def play(specs: Sequence[GameSpec], label: str) -> list[GameResult]:
+        return list(
+            _play(
+                specs,
+                request.jobs,
+                request.backend,
+                request.address,
+                f"{request.game} {label}",
+                request.as_json,
+            )
+        )
+
+    experiment = run_experiment(
+        base, request.games, seeds, play, other, sweeps, keep_records=request.out is not None
+    )
+    arms = experiment.arms()
+    if request.out is not None:
+        for played in arms:
+            folder = request.out if len(arms) == 1 else request.out / _folder(played.arm.label)
+            write_records(folder, played.results)
+    if request.table is not None:
+        write_table(request.table, game_rows((p.arm.label, p.results) for p in arms))
+    if request.report is not None:
+        from bestiary.sim.report import render_experiment
+
+        request.report.write_text(render_experiment(experiment, request.command), "utf-8")
+    if request.as_json:
+        data = experiment.to_json()
+        simple = len(arms) == 1 and len(seeds) == 1
+        print(json.dumps(data["base"] if simple else data, indent=1))
+        return experiment
     console = Console()
-    for name, summary in summaries:
-        print_summary(console, name, summary)
-    if report is not None:
-        console.print(f"report written to {report}")
+    print_experiment(console, experiment)
+    for path, what in ((request.table, "table"), (request.report, "report")):
+        if path is not None:
+            console.print(f"{what} written to {path}")
+    return experiment
 
 
-def _describe(options: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "defaults"
+def _folder(label: str) -> str:
+    """A folder name for an arm: ``base``, ``compare``, ``players=3``."""
+    return label.split(" ")[0]
 
 
-def plan(rate_: float, margin: float, confidence: float, power: float) -> str:
+def plan(rate_: float, margin: float, confidence: float, power: float, known: bool = False) -> str:
+    if known:
+        return games_against_share(rate_, margin, confidence, power).describe()
     return games_needed(rate_, margin, confidence, power).describe()
 
 
@@ -192,7 +218,7 @@ def run_tournament(
     as_json: bool,
 ) -> Tournament:
     names = parse_bots(game, pool)
-    options = parse_options(option)
+    options = unique_pairs(option, "--option")
     check_table(game, players, options)
     specs = tournament_specs(game, names, players, games, seed, pairing, options)
     tournament = rate(game, players, _play(specs, jobs, backend, address, game, as_json))
@@ -225,3 +251,9 @@ def print_tournament(console: Console, tournament: Tournament) -> None:
         low, high = row.interval
         pairs.add_row(row.label, f"{row.games:,}", f"{row.rate:.3f} [{low:.3f}, {high:.3f}]")
     console.print(pairs)
+    games = max(1, tournament.games)
+    console.print(
+        "endings: "
+        + ", ".join(f"{k} {v:,} ({v / games:.1%})" for k, v in sorted(tournament.endings.items()))
+        + f"; shared wins {tournament.ties / games:.1%}, 0-0 {tournament.zero_zero / games:.1%}"
+    )

@@ -13,14 +13,17 @@ gives the same game, in any process.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bestiary.core.agent import Agent, make_bot
+from bestiary.core.agent import Agent
 from bestiary.core.driver import BotFault, Match, Pace
 from bestiary.core.game import Game, State, get_game
 from bestiary.core.records import dumps
+from bestiary.sim.bots import make_agent
+from bestiary.sim.outcome import outcome_fields
 
 __all__ = ["BotFault", "GameResult", "GameSpec", "play_game"]
 
@@ -56,6 +59,13 @@ class GameResult:
     outcomes: Mapping[str, int]
     ended: str
     record: tuple[str, ...] | None = None
+    # From the finished state (sim/outcome.py): a shared win, nobody scored, each seat's play.
+    tie: bool = False
+    zero_zero: bool = False
+    strategy: tuple[Mapping[str, float], ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)  # effective, from the header
+    # Wall-clock seconds to play it: reported, never compared (results are seeded, time is not).
+    seconds: float = field(default=0.0, compare=False)
 
     def win_share(self, seat: int) -> float:
         """1 for a sole win, 1/k for a win shared by k players, else 0."""
@@ -74,7 +84,7 @@ def derive_seeds(seed: int, seats: int) -> tuple[int, int, list[int]]:
 def start_match(
     spec: GameSpec,
     game: Game | None = None,
-    bot_maker: Callable[[str, str, str, int], Agent] = make_bot,
+    bot_maker: Callable[[str, str, str, int], Agent] = make_agent,
     pace: Pace | None = None,
 ) -> Match:
     """The dealt game of ``spec`` with its bots seated, ready to play (not yet played)."""
@@ -92,9 +102,10 @@ def start_match(
 def play_game(
     spec: GameSpec,
     game: Game | None = None,
-    bot_maker: Callable[[str, str, str, int], Agent] = make_bot,
+    bot_maker: Callable[[str, str, str, int], Agent] = make_agent,
 ) -> GameResult:
     """Play ``spec`` to the end and return its result (and record, if asked)."""
+    start = time.perf_counter()
     match = start_match(spec, game, bot_maker)
     match.play()
     state = match.state
@@ -116,6 +127,8 @@ def play_game(
         outcomes=_outcomes(state),
         ended=state.ending() or "capped",
         record=record,
+        seconds=time.perf_counter() - start,
+        **outcome_fields(state),
     )
 
 

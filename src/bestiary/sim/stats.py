@@ -8,8 +8,10 @@ normal interval fails.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 
 def z_for(confidence: float) -> float:
@@ -93,3 +95,133 @@ def games_needed(rate: float, margin: float, confidence: float = 0.95, power: fl
     )
     games = math.ceil(root * root / (margin * margin))
     return Plan(rate, abs(margin), confidence, power, games)
+
+
+@dataclass(frozen=True)
+class MeanInterval:
+    """A mean of per-game values with its two-sided t interval (NaN bounds for fewer than 2)."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "mean": round(self.mean, 6),
+            "ci95": [_finite(self.low), _finite(self.high)],
+        }
+
+    def describe(self, scale: float = 1.0, digits: int = 3) -> str:
+        """``+0.012 [-0.003, +0.027]`` (times ``scale``, e.g. 100 for points)."""
+        if math.isnan(self.low):
+            return f"{self.mean * scale:+.{digits}f} [n<2]"
+        return (
+            f"{self.mean * scale:+.{digits}f} "
+            f"[{self.low * scale:+.{digits}f}, {self.high * scale:+.{digits}f}]"
+        )
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isnan(value) else round(value, 6)
+
+
+def mean_interval(values: Sequence[float], confidence: float = 0.95) -> MeanInterval:
+    """The mean and Student-t interval of ``values`` (for paired differences, the differences).
+
+    >>> m = mean_interval([1.0, 2.0, 3.0])
+    >>> m.mean, round(m.low, 4), round(m.high, 4)
+    (2.0, -0.4841, 4.4841)
+    """
+    n = len(values)
+    if n == 0:
+        return MeanInterval(0, 0.0, math.nan, math.nan)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return MeanInterval(n, mean, math.nan, math.nan)
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    from scipy.stats import t
+
+    half = float(t.ppf(0.5 + confidence / 2.0, n - 1)) * math.sqrt(variance / n)
+    return MeanInterval(n, mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True)
+class FairShare:
+    """Pearson's chi-square test that every seat wins 1/seats of the games."""
+
+    wins: tuple[float, ...]
+    statistic: float
+    p_value: float
+
+    def describe(self) -> str:
+        verdict = "rejected" if self.p_value < 0.05 else "not rejected"
+        return (
+            f"every seat wins its fair share: chi-square {self.statistic:.2f} on "
+            f"{len(self.wins) - 1} df, p = {self.p_value:.3g} ({verdict} at 5%)"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "chi_square": round(self.statistic, 6),
+            "df": len(self.wins) - 1,
+            "p_value": self.p_value,
+        }
+
+
+def fair_share_test(wins: Sequence[float]) -> FairShare:
+    """Chi-square goodness of fit of seat wins (shared wins split) against equal shares.
+
+    >>> round(fair_share_test([60, 40]).statistic, 3), round(fair_share_test([60, 40]).p_value, 4)
+    (4.0, 0.0455)
+    """
+    total = math.fsum(wins)
+    if len(wins) < 2 or total <= 0:
+        return FairShare(tuple(wins), 0.0, 1.0)
+    expected = total / len(wins)
+    statistic = math.fsum((w - expected) ** 2 / expected for w in wins)
+    from scipy.stats import chi2
+
+    return FairShare(tuple(wins), statistic, float(chi2.sf(statistic, len(wins) - 1)))
+
+
+@dataclass(frozen=True)
+class OnePlan:
+    """How many games one rate needs to be told from a known share (say, a seat's 1/players)."""
+
+    share: float
+    margin: float
+    confidence: float
+    power: float
+    games: int
+
+    def describe(self) -> str:
+        return (
+            f"To tell a rate of {self.share + self.margin:.3f} from the known share "
+            f"{self.share:.3f} at {self.confidence:.0%} confidence with {self.power:.0%} power, "
+            f"play {self.games:,} games (one-sample test of a proportion)."
+        )
+
+
+def games_against_share(
+    share: float, margin: float, confidence: float = 0.95, power: float = 0.8
+) -> OnePlan:
+    """Games for a two-sided one-sample z-test of ``share`` against ``share + margin``.
+
+    n = (z_a sqrt(p0 q0) + z_b sqrt(p1 q1))^2 / d^2
+
+    >>> games_against_share(0.5, 0.05).games
+    783
+    """
+    p0, p1 = share, share + margin
+    if not 0.0 < p0 < 1.0:
+        raise ValueError(f"the known share must be between 0 and 1, not {share}")
+    if margin == 0.0 or not 0.0 < p1 < 1.0:
+        raise ValueError(f"the margin must be non-zero and keep the rate in (0, 1), not {margin}")
+    if not 0.0 < power < 1.0:
+        raise ValueError(f"power must be between 0 and 1, not {power}")
+    z_a = z_for(confidence)
+    z_b = NormalDist().inv_cdf(power)
+    root = z_a * math.sqrt(p0 * (1.0 - p0)) + z_b * math.sqrt(p1 * (1.0 - p1))
+    return OnePlan(share, abs(margin), confidence, power, math.ceil(root * root / margin**2))

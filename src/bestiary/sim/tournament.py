@@ -94,6 +94,10 @@ class Tournament:
     records: dict[str, RateRow] = field(default_factory=dict)
     # (bot, opponent) -> row of bot's win share at tables where both sat
     head_to_head: dict[tuple[str, str], RateRow] = field(default_factory=dict)
+    # How the games went (what the leaderboard rests on), as in ``bestiary sim``.
+    endings: dict[str, int] = field(default_factory=dict)
+    ties: int = 0
+    zero_zero: int = 0
 
     def __post_init__(self) -> None:
         from openskill.models import PlackettLuce
@@ -102,6 +106,9 @@ class Tournament:
 
     def add(self, result: GameResult) -> None:
         self.games += 1
+        self.endings[result.ended] = self.endings.get(result.ended, 0) + 1
+        self.ties += result.tie
+        self.zero_zero += result.zero_zero
         teams = []
         for bot in result.bots:
             if bot not in self.ratings:
@@ -114,14 +121,11 @@ class Tournament:
             self.ratings[bot] = team[0]
         for seat, bot in enumerate(result.bots):
             share = result.win_share(seat)
-            row = self.records.setdefault(bot, RateRow(bot))
-            row.games += 1
-            row.wins += share
-            row.scores.append(result.scores[seat])
+            score = result.scores[seat]
+            self.records.setdefault(bot, RateRow(bot)).add(share, score, result.tie)
             for other in set(result.bots) - {bot}:
                 pair = self.head_to_head.setdefault((bot, other), RateRow(f"{bot} vs {other}"))
-                pair.games += 1
-                pair.wins += share
+                pair.add(share, score, result.tie)
 
     def leaderboard(self) -> list[Standing]:
         standings = [
@@ -136,6 +140,9 @@ class Tournament:
             "players": self.players,
             "games": self.games,
             "leaderboard": [s.to_json() for s in self.leaderboard()],
+            "endings": dict(sorted(self.endings.items())),
+            "tie_share": round(self.ties / self.games, 6) if self.games else 0.0,
+            "zero_zero_share": round(self.zero_zero / self.games, 6) if self.games else 0.0,
             "head_to_head": {
                 f"{a} vs {b}": row.to_json() for (a, b), row in sorted(self.head_to_head.items())
             },

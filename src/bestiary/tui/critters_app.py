@@ -1,7 +1,10 @@
 """``bestiary play critters``: the critter game, turn by turn, from a short grouped menu.
 
 The menu is built from ``legal_actions`` only, so it never offers a move the engine would
-refuse. When an action targets you, a NO! prompt asks for your answer.
+refuse. When an action targets you, a NO! prompt asks for your answer; if you let the driver's
+answer clock run out (``Pace.answer_seconds``), the table allows it for you, as a live table does.
+The bots move when the core driver says (``Pace.turn_pause_ticks`` after their turn begins), on
+the app's wall-time timer.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from bestiary.tui.critters_table import critters_table, full_kinds
-from bestiary.tui.live import LiveTable
+from bestiary.tui.live import LiveTable, WallClock
 from bestiary.tui.menu import MoveGroup, group_moves
 from bestiary.tui.screens import CRITTERS_HELP, EndScreen, HelpScreen
 from bestiary.tui.words import critters_words
@@ -60,8 +63,8 @@ class NoPrompt(ModalScreen[Any]):
 
 
 class CrittersApp(App[None]):
-    """The critters table for one human seat; bots move after ``bot_delay`` seconds each
-    (``None``: at once, which is what tests use)."""
+    """The critters table for one human seat. With ``realtime`` the app's timer drives the
+    table with wall time; without it every bot move up to yours is played at once (tests)."""
 
     TITLE = "bestiary — the critter game"
     CSS = """
@@ -79,10 +82,13 @@ class CrittersApp(App[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, table: LiveTable, bot_delay: float | None = 0.6) -> None:
+    def __init__(self, table: LiveTable, realtime: bool = True) -> None:
         super().__init__()
+        if table.human is None:
+            raise ValueError("the critters app needs a seat for its player")
+        self.human: str = table.human
         self.table = table
-        self.bot_delay = bot_delay
+        self.realtime = realtime
         self.group: MoveGroup | None = None  # the menu group opened, if any
         self.groups: list[MoveGroup] = []
         self._logged = 0
@@ -97,24 +103,16 @@ class CrittersApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        if self.bot_delay is not None:
-            self.set_interval(self.bot_delay, self.bot_step)
+        if self.realtime:
+            clock = WallClock(self.table)
+            self.set_interval(self.table.pace.tick_seconds, lambda: self.on_clock(clock))
         else:
-            self.run_bots()
+            self.table.run_bots()
         self.refresh_table()
 
-    # ---- bots ---------------------------------------------------------------------------
-
-    def bot_step(self) -> None:
-        """One bot move (on the timer), then redraw."""
-        if self.table.bot_turn():
+    def on_clock(self, clock: WallClock) -> None:
+        if clock():
             self.refresh_table()
-
-    def run_bots(self) -> None:
-        """Every bot move up to the human's next one (no delay)."""
-        for _ in range(10_000):  # a bound against a bot that never ends its turn
-            if not self.table.bot_turn():
-                break
 
     # ---- drawing ------------------------------------------------------------------------
 
@@ -132,12 +130,16 @@ class CrittersApp(App[None]):
             self.push_screen(EndScreen(self.end_body()))
 
     def refresh_menu(self) -> None:
-        human = self.table.human
+        human = self.human
         legal = self.table.state.legal_actions(human)
         menu = self.query_one("#menu", OptionList)
         title = self.query_one("#menu-title", Static)
         menu.clear_options()
-        awaiting = getattr(self.table.state, "awaiting", None)
+        awaiting = self.table.view().get("awaiting")
+        if awaiting != human:
+            self._asked = False
+            if isinstance(self.screen, NoPrompt):  # answered for you when the clock ran out
+                self.pop_screen()
         if not legal:
             self.group = None
             title.update(Text("Waiting for the others…", style="dim"))
@@ -168,9 +170,14 @@ class CrittersApp(App[None]):
         menu.focus()
 
     def question(self) -> str:
-        pending = self.table.state.view(self.table.human).get("pending")
+        pending = self.table.view().get("pending")
         what = critters_words(pending) if pending else "An action targets you"
-        return f"{what}. Say NO! or allow it?"
+        question = f"{what}. Say NO! or allow it?"
+        due = self.table.match.deadlines().get("answer", {}).get(self.human)
+        if due is not None:
+            left = self.table.seconds_until(due)
+            question += f" (Not answered in {left:.0f} s, it is allowed.)"
+        return question
 
     def end_body(self) -> RenderableType:
         summary = self.table.state.summary()
@@ -178,7 +185,7 @@ class CrittersApp(App[None]):
         head = Text(f"The game is over. {' and '.join(winners) or 'Nobody'} won.\n", style="bold")
         kinds = "   ".join(f"{p}: {full_kinds(t)}" for p, t in summary["tableaus"].items())
         head.append(f"Full-set kinds — {kinds}\nEvery hand turned up:\n")
-        view = self.table.state.view(self.table.human)
+        view = self.table.view()
         return Group(head, critters_table(view, reveal=summary))
 
     # ---- choosing -----------------------------------------------------------------------
@@ -189,8 +196,8 @@ class CrittersApp(App[None]):
             self.notify(error, severity="error")
         self.group = None
         self._asked = False
-        if self.bot_delay is None:
-            self.run_bots()
+        if not self.realtime:
+            self.table.run_bots()
         self.refresh_table()
 
     def answered(self, action: Any) -> None:

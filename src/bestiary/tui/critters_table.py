@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from bestiary.critters.cards import WILD
 from bestiary.tui.marks import critter_card, player_text
 from bestiary.tui.words import critters_words
 
@@ -32,7 +33,7 @@ def full_kinds(tableau: list[Mapping[str, Any]]) -> int:
 def set_text(card_set: Mapping[str, Any], set_size: int) -> Text:
     """One set: ``[FULL fox: fox fox ★wild]`` or ``fox 2/3: fox ★wild``."""
     kind = card_set["kind"]
-    cards = " ".join("★wild" if c == "wild" else c for c in card_set["cards"])
+    cards = " ".join("★wild" if c == WILD else c for c in card_set["cards"])
     if card_set["full"]:
         return Text(f"[✔ FULL {kind}: {cards}]", style="bold green")
     return Text(f"{kind} {len(card_set['cards'])}/{set_size}: {cards}")

@@ -1,39 +1,47 @@
-"""A live game at the terminal: one human seat, bots in the others, and the words for each move.
+"""A live game at the terminal: one human seat (or none: the demo), bots in the others, and
+the words for each move.
 
-``LiveTable`` holds no clock of its own: wild's real time is a count of ticks that the app
-advances on a timer (tests advance it by hand), and critters moves when someone acts. Both
-games go through ``apply`` only, so nothing the engine refuses ever happens.
+``LiveTable`` plays through the core ``Match`` driver and nothing else: bots, their reaction
+times and turn pauses, chance, Nightfall and the answer clock are the driver's one model
+(``bestiary.core.driver.Pace``). The table holds no clock: the apps advance it to the tick that
+wall time has reached (``tick = elapsed / pace.tick_seconds``), as a live server does; tests and
+the demo advance it tick by tick. The human acts through ``Match.submit``, so nothing the engine
+refuses ever happens.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bestiary.core.agent import Agent, make_bot
-from bestiary.core.driver import Pace
+from bestiary.core.driver import Match, Pace, Played
 from bestiary.core.errors import BadOption, IllegalAction
 from bestiary.core.game import Game, State, get_game
-from bestiary.core.records import write_record
-from bestiary.tui.words import critters_words, wild_words
+from bestiary.core.records import Event, write_record
+from bestiary.sim.runner import derive_seeds
+from bestiary.tui.boards import board_of
+from bestiary.tui.words import LogLine
 
-# Real time for wild: one tick is this many seconds by default; bots count their reaction in
-# ticks. Slower than a simulation's so that a person can follow and answer.
-PACE = Pace()
-TICK_SECONDS = 0.6
-DEFAULT_NIGHTFALL_SECONDS = 120.0
+__all__ = ["LiveTable", "LogLine", "Told", "WallClock", "bot_list", "seat_names"]
+
+# Bound on the driver steps one ``run_bots`` may take (a bot that never ends its turn).
+MAX_STEPS = 10_000
 
 
 @dataclass(frozen=True)
-class LogLine:
-    """One line of the table's narration; ``to_you`` lines stand out on screen."""
+class Told:
+    """One event as the table's viewer saw it: when, the redacted event, and whether it made
+    progress (wild: a meeting)."""
 
-    text: str
-    to_you: bool = False
+    tick: int
+    event: Event
+    progressed: bool
 
 
 def seat_names(human: str, bots: Sequence[str]) -> list[str]:
@@ -74,36 +82,42 @@ def bot_list(spec: str, players: int) -> list[str]:
 
 
 class LiveTable:
-    """One game being played: the state, the human's seat, the bots and the narration."""
+    """One game being played: the match, the human's seat (None: only bots), the narration."""
 
     def __init__(
         self,
         game: Game,
         state: State,
-        human: str,
+        human: str | None,
         bots: Mapping[str, Agent],
         seed: int = 0,
-        tick_seconds: float = TICK_SECONDS,
+        pace: Pace | None = None,
     ) -> None:
-        if human not in state.players:
+        if human is not None and human not in state.players:
             raise BadOption(f"{human!r} has no seat at this table")
-        self.game = game
-        self.state = state
+        # A live table goes on past a bot's refused move (logged); simulation stops on it.
+        self._start(Match(game, state, bots, seed=seed, pace=pace, strict=False), human)
+
+    @classmethod
+    def watching(cls, match: Match, human: str | None = None) -> LiveTable:
+        """A table around a match built elsewhere (the demo's, seated as ``bestiary sim``'s)."""
+        table = cls.__new__(cls)
+        table._start(match, human)
+        return table
+
+    def _start(self, match: Match, human: str | None) -> None:
+        self.match = match
+        self.game = match.game
         self.human = human
-        self.bots = dict(bots)
-        self.rng = random.Random(seed)
-        if not tick_seconds > 0:
-            raise BadOption("a tick must last a positive number of seconds")
-        self.tick_seconds = tick_seconds
+        self.board = board_of(match.game)
         self.log: list[LogLine] = []
-        self.ticks = 0
-        self.quiet_ticks = 0  # wild: ticks since the last meeting, for Nightfall
+        self.told: list[Told] = []
         self.times: list[float] = []  # seconds into the game of each event, for the record
-        self.started = time.monotonic()
-        self._wait = {name: 0 for name in self.bots}
-        options = state.header().get("options", {})
-        seconds = float(options.get("nightfall_seconds", DEFAULT_NIGHTFALL_SECONDS))
-        self.nightfall_ticks = max(1, round(seconds / tick_seconds))
+        self._faults = 0
+        # The narration follows its own copy of the game, rebuilt from the deal, so that each
+        # event is told with the table as it stood just after it (wild: which meeting it made).
+        self._shadow = match.game.from_header(match.state.header())
+        self._tell(match.tick)
 
     @classmethod
     def new(
@@ -113,19 +127,38 @@ class LiveTable:
         bots: Sequence[str],
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
-        tick_seconds: float = TICK_SECONDS,
+        pace: Pace | None = None,
     ) -> LiveTable:
-        """Seat ``human`` first and ``bots`` (registered bot names) after; deal from ``seed``."""
+        """Seat ``human`` first and ``bots`` (registered bot names) after.
+
+        The deal, the table and the bots get their seeds from ``seed`` exactly as in
+        ``bestiary sim`` (``derive_seeds``), so a seed deals the same game everywhere.
+        """
         game = get_game(game_name)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         players = seat_names(human, bots)
-        state = game.new_game(players, options, seed)
+        deal_seed, table_seed, bot_seeds = derive_seeds(seed, len(players))
+        state = game.new_game(players, options, deal_seed)
         agents = {
-            name: make_bot(game_name, bot, name, seed + seat)
+            name: make_bot(game_name, bot, name, bot_seeds[seat])
             for seat, (name, bot) in enumerate(zip(players[1:], bots, strict=True), start=1)
         }
-        return cls(game, state, human, agents, seed, tick_seconds)
+        return cls(game, state, human, agents, table_seed, pace)
+
+    # ---- read-outs ----------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.match.state
+
+    @property
+    def pace(self) -> Pace:
+        return self.match.pace
+
+    @property
+    def tick(self) -> int:
+        return self.match.tick
 
     @property
     def name(self) -> str:
@@ -134,132 +167,136 @@ class LiveTable:
     def view(self) -> dict[str, Any]:
         return self.state.view(self.human)
 
-    # ---- acting -------------------------------------------------------------------------
+    def seconds(self) -> float:
+        """Seconds into the game: the driver's ticks of real time."""
+        return round(self.pace.seconds(self.match.tick), 2)
+
+    def seconds_until(self, tick: int) -> float:
+        return max(0.0, self.pace.seconds(tick - self.match.tick))
+
+    def human_to_act(self) -> bool:
+        return self.human is not None and self.human in self.state.actors
+
+    # ---- time ---------------------------------------------------------------------------
+
+    def advance(self, to_tick: int) -> bool:
+        """Let the table play everything due up to ``to_tick``; True if anything happened."""
+        self._tell(self.match.tick)  # anything applied from outside the driver first
+        before = len(self.told)
+        played = self.match.advance(to_tick)
+        self._tell_played(played)
+        return len(self.told) > before
+
+    def catch_up(self, elapsed: float) -> bool:
+        """Advance to the tick that ``elapsed`` seconds of wall time have reached."""
+        return self.advance(math.floor(elapsed / self.pace.tick_seconds + 1e-9))
+
+    def step(self, limit: int | None = None) -> bool:
+        """Advance to the next tick at which the table does something; False if none is due
+        (by ``limit``, if given)."""
+        due = self.match.next_due()
+        if due is None or (limit is not None and due > limit):
+            return False
+        self.advance(due)
+        return True
+
+    def run_bots(self) -> bool:
+        """Step on until the human must act or the game ends (no waiting: tests, turn games).
+
+        True if anything happened. A real-time game is left where it is: its human may always
+        act, so time there passes only by ``advance``.
+        """
+        moved = False
+        for _ in range(MAX_STEPS):
+            if self.state.is_over or self.human_to_act() or not self.step():
+                break
+            moved = True
+        return moved
+
+    # ---- the human's actions ------------------------------------------------------------
 
     def play(self, action: Any) -> str | None:
-        """Apply the human's action; the engine's reason (one sentence) if it is refused."""
+        """The human's action, now; the engine's reason (one sentence) if it is refused."""
+        if self.human is None:
+            return "you are watching this table, not playing at it"
+        self._tell(self.match.tick)
         try:
-            self._apply(action)
+            self.match.submit(self.human, action)
         except IllegalAction as err:
             return str(err)
+        self._tell(self.match.tick)
         return None
 
     def play_event(self, event: dict[str, Any]) -> str | None:
-        """Apply the human's action given as a record event (``by`` filled in)."""
+        """The human's action given as a record event (``by`` filled in)."""
         try:
             action = self.game.action_from_event({"by": self.human, **event})
-        except IllegalAction as err:
+        except ValueError as err:  # not an action at all, or a card the rules do not know
             return str(err)
         return self.play(action)
 
-    def _apply(self, action: Any) -> None:
-        before = len(getattr(self.state, "meetings", ()))
-        self.state.apply(action)
-        events = self.state.events()
-        fresh = events[len(self.times) :]  # the action, and any chance event it brought on
-        self.times.extend([self.seconds()] * len(fresh))
-        for event in fresh:
-            self.log.append(self._words(event, before))
+    # ---- narration ----------------------------------------------------------------------
 
-    def seconds(self) -> float:
-        """Seconds into the game: wild's ticks of real time, or the clock between turns."""
-        if self.name == "wild":
-            return round(self.ticks * self.tick_seconds, 2)
-        return round(time.monotonic() - self.started, 2)
+    def _tell_played(self, played: list[Played]) -> None:
+        for entry in played:
+            self._tell(entry.tick, limit=len(entry.events))
+        self._tell(self.match.tick)
 
-    def _words(self, event: dict[str, Any], meetings_before: int) -> LogLine:
-        if self.name != "wild":
-            return LogLine(critters_words(event), event.get("target") == self.human)
-        meetings = self.state.meetings  # type: ignore[attr-defined]
-        if event.get("do") == "meet" and len(meetings) > meetings_before:
-            from bestiary.wild.meetings import describe_meeting
-
-            self.quiet_ticks = 0
-            involved = self.human in (event.get("by"), event.get("with"))
-            return LogLine(wild_words(event, meeting=describe_meeting(meetings[-1])), involved)
-        return LogLine(wild_words(event), event.get("with") == self.human)
-
-    def _bot_move(self, name: str) -> bool:
-        """Let bot ``name`` act on its own view; True if it did something."""
-        legal = self.state.legal_actions(name)
-        if not legal:
-            return False
-        action = self.bots[name].act(self.state.view(name), legal)
-        if action is None:
-            return False
-        try:
-            self._apply(action)
-        except IllegalAction as err:
-            self.log.append(LogLine(f"({name} tried something the rules refuse: {err})"))
-            return False
-        return True
-
-    # ---- wild: real time ----------------------------------------------------------------
-
-    def tick(self) -> None:
-        """One tick of wild's real time: each bot whose reaction time is up acts once."""
-        if self.state.is_over:
+    def _tell(self, tick: int, limit: int | None = None) -> None:
+        """Narrate the events not told yet (at most ``limit``), as the viewer may see them."""
+        history = self.state.history
+        start = len(self.times)
+        stop = len(history) if limit is None else min(len(history), start + limit)
+        if start >= stop:
+            self._tell_faults()
             return
-        self.ticks += 1
-        self.quiet_ticks += 1
-        order = list(self.bots)
-        self.rng.shuffle(order)
-        for name in order:
-            if self.state.is_over:
-                return
-            self._wait[name] -= 1
-            if self._wait[name] > 0:
-                continue
-            self._bot_move(name)
-            self._wait[name] = self.rng.choice(PACE.reaction_ticks)
-        if not self.state.is_over and self.quiet_ticks >= self.nightfall_ticks:
-            from bestiary.wild.actions import Nightfall
+        shadow, words, viewer = self._shadow, self.board.words, self.human
+        for i in range(start, stop):
+            action = history[i]
+            before = shadow.progress
+            shadow.apply(action)
+            seen = self.state.redact(action.to_event(), viewer)  # the record line, redacted
+            told = Told(tick, seen, shadow.progress != before)
+            self.told.append(told)
+            self.log.append(words(seen, viewer, shadow, told.progressed))
+            self.times.append(round(self.pace.seconds(tick), 2))
+        self._tell_faults()
 
-            self._apply(Nightfall())
-
-    # ---- critters: turns ----------------------------------------------------------------
-
-    def to_act(self) -> str | None:
-        """Who must act now in critters (the target while an answer is awaited), or None."""
-        if self.state.is_over:
-            return None
-        awaiting: str | None = getattr(self.state, "awaiting", None)
-        turn: str | None = getattr(self.state, "turn", None)
-        return awaiting or turn
-
-    def bot_turn(self) -> bool:
-        """Critters: let the bot whose move it is (or a due chance event) act once.
-
-        Returns False when it is the human's move or the game is over. A bot that offers
-        nothing legal passes its move to its first legal action (and the log says so).
-        """
-        if self.state.is_over:
-            return False
-        if getattr(self.state, "chance_due", False):
-            self._apply(self.state.chance_outcome(self.rng))
-            return True
-        name = self.to_act()
-        if name is None or name == self.human or name not in self.bots:
-            return False
-        if not self._bot_move(name):
-            legal = self.state.legal_actions(name)
-            if not legal:
-                return False
-            self.log.append(
-                LogLine(f"({name} had no move of its own; it takes the first legal one)")
-            )
-            self._apply(legal[0])
-        return True
+    def _tell_faults(self) -> None:
+        for fault in self.match.faults[self._faults :]:
+            self.log.append(LogLine(f"({fault})"))
+        self._faults = len(self.match.faults)
 
     # ---- the record ---------------------------------------------------------------------
 
     def record_events(self) -> list[dict[str, Any]]:
         """Every event so far, each stamped with ``t`` (seconds into the game)."""
-        events = self.state.events()
-        return [dict(e, t=t) for e, t in zip(events, self.times, strict=False)] + events[
-            len(self.times) :
-        ]
+        self._tell(self.match.tick)
+        return [dict(e, t=t) for e, t in zip(self.state.events(), self.times, strict=True)]
 
     def save(self, path: str | Path) -> None:
         """Write the game's record (RECORDS.md): header, then every event."""
         write_record(path, self.state.header(), self.record_events())
+
+
+class WallClock:
+    """Wall time as the table's ticks: the apps' timers call it to advance the table, the way
+    a live server's clock does (``tick = elapsed / pace.tick_seconds``).
+
+    The clock stands still while the table itself works (a searching bot may think for a
+    second or two): otherwise the ticks it spent would be caught up at once, the next bot's
+    turn pause would already be over and two moves would land together, too fast to follow.
+    What happens at which tick is the driver's either way; only the wall time between differs.
+    """
+
+    def __init__(self, table: LiveTable, now: Callable[[], float] = time.monotonic) -> None:
+        self.table = table
+        self.now = now
+        self.origin = now() - table.pace.seconds(table.tick)
+
+    def __call__(self) -> bool:
+        """Advance the table to now; True if anything happened."""
+        start = self.now()
+        moved = self.table.catch_up(start - self.origin)
+        self.origin += self.now() - start
+        return moved

@@ -16,6 +16,8 @@ from typing import Final
 
 from rich.text import Text
 
+from bestiary.critters.cards import WILD
+
 CREATURE_SHAPES: Final = {
     "megalotaur": "▲",
     "snerlep": "~",
@@ -34,14 +36,14 @@ PLAYER_COLOURS: Final = ("bright_blue", "bright_red", "bright_green", "yellow", 
 
 # Critters: kinds get their first letters; wilds and action cards get a shape.
 CRITTER_SPECIAL: Final = {
-    "wild": "★",
+    WILD: "★",
     "no": "✋",
     "hop_over": "↷",
     "game_changer": "⇄",
     "ultimate_collector": "⚑",
 }
 CRITTER_CARD_NAMES: Final = {
-    "wild": "wild",
+    WILD: WILD,  # the card's own name
     "no": "NO!",
     "hop_over": "Hop Over",
     "game_changer": "Game Changer",

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bestiary.critters.cards import WILD
+
 # Group order: the everyday moves first, the answers to an action (when asked) on their own.
 GROUPS: tuple[tuple[str, str], ...] = (
     ("no", "Say NO!"),
@@ -58,7 +60,7 @@ def move_label(event: dict[str, Any]) -> str:
     do = event.get("do")
     cards = " ".join(event.get("cards", []))
     if do == "down":
-        return f"wild as {event['as']}" if event.get("card") == "wild" else str(event["card"])
+        return f"wild as {event['as']}" if event.get("card") == WILD else str(event["card"])
     if do == "set":
         return f"{event['kind']}: {cards}"
     if do == "complete":

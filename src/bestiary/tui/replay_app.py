@@ -1,24 +1,23 @@
 """``bestiary replay FILE``: step through any record in the terminal.
 
 Step k shows the table after the first k events, rebuilt by replaying them (so what is shown is
-exactly what the engine says). ``v`` switches between showing everything and one seat's view.
+exactly what the engine says). ``v`` switches between showing everything (the omniscient mode,
+for a finished record) and one seat's view, whose words come through the game's ``redact``.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from bestiary.core.game import State, replay
+from bestiary.core.game import Game, State, get_game, replay
 from bestiary.core.records import Event, Header
-from bestiary.tui.critters_table import critters_table
-from bestiary.tui.wild_table import wild_table
-from bestiary.tui.words import critters_words, wild_words
+from bestiary.tui.boards import Board, board_of
 
 
 class Replay:
@@ -28,10 +27,12 @@ class Replay:
         self.header = header
         self.events = events
         self._states: dict[int, State] = {}
+        self.rules: Game = get_game(str(header.get("game")))
+        self.board: Board = board_of(self.rules)
 
     @property
     def game(self) -> str:
-        return str(self.header.get("game"))
+        return self.rules.info.name
 
     @property
     def length(self) -> int:
@@ -45,31 +46,26 @@ class Replay:
                 # Carry on from the nearest built step rather than from the deal.
                 start = max(earlier)
                 state = self._states[start].clone()
-                from bestiary.core.game import get_game
-
-                game = get_game(self.game)
                 for _, event in self.events[start:step]:
-                    state.apply(game.action_from_event(event))
+                    state.apply(self.rules.action_from_event(event))
             else:
                 state = replay(self.header, self.events[:step])
             self._states[step] = state
         return self._states[step]
 
-    def words(self, step: int, reveal: bool) -> str:
-        """The event that led to ``step``, in words (the deal for step 0)."""
+    def words(self, step: int, reveal: bool = False, seat: str | None = None) -> str:
+        """The event that led to ``step``, in words (the deal for step 0).
+
+        ``reveal``: everything the record holds (the omniscient mode); otherwise the event as
+        ``seat`` may see it (None: a spectator), through the game's ``redact``.
+        """
         if step == 0:
             return "The deal: every player's starting hand is dealt."
         event = self.events[step - 1][1]
-        if self.game == "critters":
-            return critters_words(event)
-        meeting = None
         before, after = self.state_at(step - 1), self.state_at(step)
-        met: list[Any] = after.meetings  # type: ignore[attr-defined]
-        if len(met) > len(before.meetings):  # type: ignore[attr-defined]
-            from bestiary.wild.meetings import describe_meeting
-
-            meeting = describe_meeting(met[-1])
-        return wild_words(event, reveal=reveal, meeting=meeting)
+        viewer = None if reveal else seat
+        shown = event if reveal else after.redact(event, seat)
+        return self.board.words(shown, viewer, after, after.progress != before.progress).text
 
 
 class ReplayApp(App[None]):
@@ -113,7 +109,7 @@ class ReplayApp(App[None]):
         state = self.state
         seen = "everything" if self.seat is None else f"{self.seat}'s view"
         where = Text(f"Step {self.step} of {self.record.length} — showing {seen}\n", style="bold")
-        where.append(self.record.words(self.step, reveal=self.seat is None))
+        where.append(self.record.words(self.step, reveal=self.seat is None, seat=self.seat))
         self.query_one("#where", Static).update(where)
         self.query_one("#table", Static).update(self.table(state))
 
@@ -122,13 +118,7 @@ class ReplayApp(App[None]):
             view, reveal = state.view(None), state.summary()
         else:
             view, reveal = state.view(self.seat), None
-        if self.record.game == "critters":
-            return critters_table(view, reveal)
-        parts: list[RenderableType] = [wild_table(view, reveal)]
-        if state.is_over:
-            winners = " and ".join(state.winners()) or "nobody"
-            parts.append(Text(f"Game over: {winners} won.", style="bold"))
-        return Group(*parts)
+        return self.record.board.table(view, reveal)
 
     def action_step(self, delta: int) -> None:
         self.step = max(0, min(self.step + delta, self.record.length))

@@ -7,24 +7,29 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bestiary.core.agent import bot_entries
+from bestiary.core.agent import default_bot
+from bestiary.core.driver import Pace
 from bestiary.core.errors import BadOption
+from bestiary.core.game import get_game
+from bestiary.core.info import GameInfo
 from bestiary.core.records import Event, Header
-from bestiary.tui.live import TICK_SECONDS, LiveTable, bot_list
-
-# The bots a game is played against when --bots is not given, in order of preference.
-PREFERRED_BOTS = {"wild": ("honest", "random"), "critters": ("greedy", "random")}
+from bestiary.tui.boards import board_of
+from bestiary.tui.live import LiveTable, bot_list
 
 
-def default_bot(game: str) -> str:
-    """The bot to fill seats with when none is named."""
-    known = [entry.name for entry in bot_entries(game)]
-    for name in PREFERRED_BOTS.get(game, ()):
-        if name in known:
-            return name
-    if not known:
-        raise BadOption(f"no bots are registered for {game} yet")
-    return known[0]
+def bot_budget(info: GameInfo, pace: Pace) -> float:
+    """Seconds a bot may think per decision and still keep the table's pace: its shortest
+    reaction in a real-time game, the pause before its move in a turn-based one."""
+    ticks = min(pace.reaction_ticks) if info.real_time else pace.turn_pause_ticks
+    return pace.seconds(ticks)
+
+
+def terminal_bot(game: str, pace: Pace) -> str:
+    """The bot that fills the seats when ``--bots`` names none: ``default_bot`` at this pace."""
+    try:
+        return default_bot(game, bot_budget(get_game(game).info, pace))
+    except ValueError as err:
+        raise BadOption(str(err)) from None
 
 
 def new_table(
@@ -34,30 +39,33 @@ def new_table(
     options: Mapping[str, Any],
     seed: int | None,
     name: str,
-    tick_seconds: float = TICK_SECONDS,
+    tick_seconds: float | None = None,
 ) -> LiveTable:
-    """A table with ``name`` in the first seat and bots in the rest (BadOption if it can't)."""
+    """A table with ``name`` in the first seat and bots in the rest (BadOption if it can't).
+
+    ``tick_seconds`` changes the length of the driver's tick (``Pace.tick_seconds``); every
+    other figure of the real-time model stays the driver's own.
+    """
     if not name.strip():
         raise BadOption("--name must not be empty")
     if players < 2:
         raise BadOption("a game needs at least 2 players")
-    names = bot_list(bots or default_bot(game), players)
     try:
-        return LiveTable.new(game, name, names, options, seed, tick_seconds)
+        pace = Pace() if tick_seconds is None else Pace(tick_seconds=tick_seconds)
+    except ValueError as err:
+        raise BadOption(str(err)) from None
+    if board_of(get_game(game)).app is None:
+        raise BadOption(f"{get_game(game).info.title} cannot be played in the terminal yet")
+    names = bot_list(bots or terminal_bot(game, pace), players)
+    try:
+        return LiveTable.new(game, name, names, options, seed, pace)
     except (KeyError, TypeError) as err:
         raise BadOption(str(err.args[0]) if err.args else str(err)) from None
 
 
 def play(table: LiveTable, save: Path | None = None) -> None:
     """Run the game's app until the player quits; then write the record if asked."""
-    if table.name == "wild":
-        from bestiary.tui.wild_app import WildApp
-
-        WildApp(table).run()
-    else:
-        from bestiary.tui.critters_app import CrittersApp
-
-        CrittersApp(table).run()
+    table.board.app_class()(table).run()
     if save is not None:
         table.save(save)
         print(f"The game's record is in {save}.")

@@ -1,8 +1,9 @@
 """``bestiary play wild``: Call of the Wild in real time at the keyboard.
 
-Bots act on their own clocks (the app advances the table one tick every ``tick_seconds``);
-you pick a card, make a Call, ask players to meet, draw, discard or withdraw with single keys
-(see the help screen). Everything on screen comes from your own view.
+The table is the core driver's (``LiveTable`` on ``Match``): the app's timer advances it to the
+tick wall time has reached, and bots act when the driver's reaction times say. You pick a card,
+make a Call, ask players to meet, draw, discard or withdraw with single keys (see the help
+screen). Everything on screen comes from your own view.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, RichLog, Static
 
-from bestiary.tui.live import LiveTable
+from bestiary.tui.live import LiveTable, WallClock
 from bestiary.tui.screens import WILD_HELP, EndScreen, HelpScreen
 from bestiary.tui.wild_table import asks_to_you, wild_table
 
@@ -23,7 +24,8 @@ CALL_KEYS = {"m": "megalotaur", "s": "snerlep", "f": "fizzalisk", "w": "wiffaloo
 
 
 class WildApp(App[None]):
-    """The wild table for one human seat; ``realtime=False`` leaves the ticking to the caller."""
+    """The wild table for one human seat; ``realtime=False`` leaves the ticking to the caller
+    (``advance``), as tests do."""
 
     TITLE = "bestiary — Call of the Wild"
     CSS = """
@@ -56,6 +58,9 @@ class WildApp(App[None]):
 
     def __init__(self, table: LiveTable, realtime: bool = True) -> None:
         super().__init__()
+        if table.human is None:
+            raise ValueError("the wild app needs a seat for its player")
+        self.human: str = table.human
         self.table = table
         self.realtime = realtime
         self.picked = 0  # index into your hand
@@ -74,18 +79,22 @@ class WildApp(App[None]):
     def on_mount(self) -> None:
         self.refresh_table()
         if self.realtime:
-            self.set_interval(self.table.tick_seconds, self.advance)
+            clock = WallClock(self.table)
+            self.set_interval(self.table.pace.tick_seconds, lambda: self.on_clock(clock))
 
     # ---- time and drawing ---------------------------------------------------------------
 
+    def on_clock(self, clock: WallClock) -> None:
+        clock()
+        self.refresh_table()  # every tick: the Nightfall countdown moves
+
     def advance(self, ticks: int = 1) -> None:
-        """Let ``ticks`` ticks of real time pass: bots act, Nightfall may fall."""
-        for _ in range(ticks):
-            self.table.tick()
+        """Let ``ticks`` ticks pass (tests): bots act, Nightfall may fall."""
+        self.table.advance(self.table.tick + ticks)
         self.refresh_table()
 
     def others(self) -> list[str]:
-        return [p for p in self.table.state.players if p != self.table.human]
+        return [p for p in self.table.state.players if p != self.human]
 
     def refresh_table(self) -> None:
         view = self.table.view()
@@ -134,13 +143,17 @@ class WildApp(App[None]):
             )
         else:
             lines.append(Text("Your hand is empty — d: draw, ?: help"))
+        quiet = self.table.match.deadlines().get("quiet")
+        if quiet is not None:
+            left = self.table.seconds_until(quiet)
+            lines.append(Text(f"Nightfall in {left:.0f} s unless someone meets", style="dim"))
         lines.append(self.message)
         return Group(*lines)
 
     def end_body(self) -> RenderableType:
         state = self.table.state
         summary = state.summary()
-        view = state.view(self.table.human)
+        view = state.view(self.human)
         winners = summary["winners"]
         head = Text(f"The game is over. {' and '.join(winners) or 'Nobody'} won.\n", style="bold")
         if summary["ended_by"]:

@@ -187,7 +187,7 @@ def asks_to_you(view: View) -> list[str]:
 
 
 def wild_table(view: View, reveal: View | None = None, picked: int | None = None) -> RenderableType:
-    """The whole table: food chain, players, Watering Hole, and the last meeting."""
+    """The whole table: food chain, players, Watering Hole, Objectives, and the end."""
     parts: list[RenderableType] = [
         food_chain(),
         players_table(view, reveal, picked),
@@ -201,4 +201,7 @@ def wild_table(view: View, reveal: View | None = None, picked: int | None = None
         parts.append(
             Text(f"{player}'s Objective ({shown['points']} pt): {shown['title']} — {done}")
         )
+    if view.get("over"):
+        winners = " and ".join(view.get("winners", [])) or "nobody"
+        parts.append(Text(f"Game over: {winners} won.", style="bold"))
     return Group(*parts)

@@ -1,336 +1,235 @@
-// bestiary web client: lobby, waiting room, live table over WebSocket, replays. No build step.
-"use strict";
+// bestiary web client: one Preact tree rendered from the store (no build step). Pages: the lobby,
+// a table (waiting room, board, results, log, rules), a finished game's replay.
+import { html, render, useEffect, useReducer, useState } from "./lib.js";
+import { store, subscribe, changed, api, gameInfo, openTable, closeTable, savedSeat, saveSeat, defaultName, send, toast } from "./store.js";
+import { boardFor } from "./boards.js";
+import { Lobby } from "./lobby.js";
+import { Countdown, MoveLog, listing } from "./ui.js";
+import { Sound } from "./sound.js";
 
-// h("button", {onclick}, "text", child...) -> element
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
+// ------------------------------------------------------------------ a table
 
-const App = {
-  games: [],
-  socket: null,
-  table: null, // lobby info of the current table
-  state: null, // latest `state` message
-  me: null, // {seat, player}
-  keyHandler: null,
-  ui: {}, // per-game UI state kept across renders (selected card...)
-};
-
-function toast(text) {
-  const el = document.getElementById("toast");
-  el.textContent = text;
-  el.classList.add("show");
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => el.classList.remove("show"), 3500);
-}
-
-async function api(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const detail = typeof data.detail === "string" ? data.detail : "the server refused that request.";
-    throw new Error(detail);
-  }
-  return data;
-}
-
-const seatsKey = "bestiary.seats";
-function savedSeat(code) { return JSON.parse(localStorage.getItem(seatsKey) || "{}")[code] || null; }
-function saveSeat(code, seat) {
-  const all = JSON.parse(localStorage.getItem(seatsKey) || "{}");
-  all[code] = seat;
-  localStorage.setItem(seatsKey, JSON.stringify(all));
-}
-function defaultName() { return localStorage.getItem("bestiary.name") || ""; }
-
-function mount(...children) {
-  const main = document.getElementById("main");
-  main.replaceChildren(...children);
-}
-
-function closeSocket() {
-  if (App.socket) { App.socket.onclose = null; App.socket.close(); App.socket = null; }
-  App.state = null; App.table = null; App.me = null; App.ui = {};
-}
-
-// ---------------------------------------------------------------- lobby
-
-async function showLobby() {
-  closeSocket();
-  document.getElementById("where").textContent = "lobby";
-  App.games = await api("/api/games");
-  const listing = await api("/api/tables");
-  const gameSelect = h("select", { id: "game", "aria-label": "game" },
-    h("option", { value: "wild" }, "Call of the Wild (real time, 2-6)"),
-    h("option", { value: "critters" }, "Critters (turn-based, 2-8)"));
-  const seats = h("input", { id: "seats", type: "number", min: 2, max: 8, value: 3, "aria-label": "seats" });
-  const name = h("input", { id: "name", placeholder: "your name", value: defaultName(), maxlength: 24, "aria-label": "your name" });
-  const botSelect = h("select", { id: "fill-bot", "aria-label": "bot for empty seats" });
-  const options = h("div", { id: "options", class: "row" });
-  const refreshBots = () => {
-    const game = App.games.find((g) => g.name === gameSelect.value);
-    botSelect.replaceChildren(h("option", { value: "" }, "leave empty seats for friends"),
-      ...game.bots.map((b) => h("option", { value: b.name, title: b.description }, `fill with bots: ${b.name}`)));
-    if (game.bots.length) botSelect.value = game.bots[0].name;
-    seats.max = game.max_players;
-    options.replaceChildren(...(gameSelect.value === "wild" ? [
-      h("label", {}, h("input", { type: "checkbox", id: "opt-mating_bonus" }), " mating bonus"),
-      h("label", {}, h("input", { type: "checkbox", id: "opt-objectives" }), " objectives"),
-      h("label", {}, "nightfall after ", h("input", { type: "number", id: "opt-nightfall_seconds", value: 120, min: 10, style: "width:6em" }), " s without a meeting"),
-    ] : [
-      h("label", {}, "set size ", h("select", { id: "opt-set_size" }, h("option", {}, "3"), h("option", {}, "4"))),
-      h("label", {}, "sets to win ", h("select", { id: "opt-sets_to_win" }, h("option", {}, "3"), h("option", {}, "4"))),
-    ]));
-  };
-  gameSelect.addEventListener("change", refreshBots);
-  refreshBots();
-  const create = async (event) => {
-    event.preventDefault();
-    const game = gameSelect.value;
-    const opts = {};
-    if (game === "wild") {
-      if (document.getElementById("opt-mating_bonus").checked) opts.mating_bonus = true;
-      if (document.getElementById("opt-objectives").checked) opts.objectives = true;
-      const night = Number(document.getElementById("opt-nightfall_seconds").value);
-      if (night && night !== 120) opts.nightfall_seconds = night;
-    } else {
-      const size = Number(document.getElementById("opt-set_size").value);
-      const win = Number(document.getElementById("opt-sets_to_win").value);
-      if (size !== 3) opts.set_size = size;
-      if (win !== 3) opts.sets_to_win = win;
-    }
-    const count = Number(seats.value);
-    const bots = botSelect.value ? Array.from({ length: count - 1 }, () => ({ bot: botSelect.value })) : [];
-    try {
-      localStorage.setItem("bestiary.name", name.value.trim());
-      const made = await api("/api/tables", { game, seats: count, name: name.value.trim() || "player", options: opts, bots });
-      saveSeat(made.code, { token: made.token, seat: made.seat });
-      location.hash = `#/t/${made.code}`;
-    } catch (err) { toast(err.message); }
-  };
-  const codeInput = h("input", { id: "join-code", placeholder: "table code", maxlength: 6, "aria-label": "table code" });
-  const tableItem = (t, verb) => h("li", {},
-    h("a", { href: `#/t/${t.code}` }, h("span", { class: "code" }, t.code)), ` ${t.game} · `,
-    t.seats.map((s) => s.name || "(empty)").join(", "), " ",
-    h("a", { href: `#/t/${t.code}` }, verb));
-  mount(
-    h("section", { class: "box" },
-      h("h1", {}, "Play a game"),
-      h("form", { onsubmit: create, id: "create-form" },
-        h("div", { class: "row" }, gameSelect, h("label", {}, "seats ", seats), name),
-        h("div", { class: "row" }, botSelect),
-        options,
-        h("p", {}, h("button", { class: "primary", type: "submit", id: "create" }, "Create table")),
-        h("p", { class: "muted" }, "You get a code and a link to share. Friends join with it; bots fill any seat you like."))),
-    h("section", { class: "box" },
-      h("h2", {}, "Join with a code"),
-      h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); location.hash = `#/t/${codeInput.value.trim().toUpperCase()}`; } },
-        codeInput, h("button", { type: "submit" }, "Go"))),
-    h("div", { class: "grid" },
-      h("section", { class: "box" }, h("h2", {}, "Open tables"),
-        h("ul", { class: "plain", id: "open-tables" }, listing.open.map((t) => tableItem(t, "join")))),
-      h("section", { class: "box" }, h("h2", {}, "Games in play"),
-        h("ul", { class: "plain" }, listing.playing.map((t) => tableItem(t, "watch")))),
-      h("section", { class: "box" }, h("h2", {}, "Finished games"),
-        h("ul", { class: "plain" }, listing.finished.map((t) => h("li", {},
-          `${t.game} · ${t.players.join(", ")} · won by ${t.winners.join(" & ") || "nobody"} `,
-          h("a", { href: `#/replay/${t.code}` }, "replay")))))),
-  );
-}
-
-// ---------------------------------------------------------------- a table
-
-async function showTable(code) {
-  closeSocket();
-  document.getElementById("where").textContent = `table ${code}`;
-  let info;
-  try { info = await api(`/api/tables/${code}`); } catch (err) { mount(h("p", {}, err.message)); return; }
-  App.table = info;
-  const seat = savedSeat(code);
-  if (!seat && info.status === "open") { showJoin(info); return; }
-  connect(code, seat ? seat.token : null);
-}
-
-function showJoin(info) {
-  const name = h("input", { id: "join-name", placeholder: "your name", value: defaultName(), maxlength: 24, "aria-label": "your name" });
+function JoinForm({ info }) {
+  const [name, setName] = useState(defaultName());
   const join = async (e) => {
     e.preventDefault();
     try {
-      localStorage.setItem("bestiary.name", name.value.trim());
-      const made = await api(`/api/tables/${info.code}/join`, { name: name.value.trim() || "player" });
+      localStorage.setItem("bestiary.name", name.trim());
+      const made = await api(`/api/tables/${info.code}/join`, { name: name.trim() || "player" });
       saveSeat(info.code, { token: made.token, seat: made.seat });
-      connect(info.code, made.token);
+      startTable(info.code, made.token);
     } catch (err) { toast(err.message); }
   };
-  mount(h("section", { class: "box" },
-    h("h1", {}, `Join table `, h("span", { class: "code" }, info.code), ` (${info.game})`),
-    h("p", {}, "Seated: ", info.seats.map((s) => s.name || "(empty)").join(", ")),
-    h("form", { class: "row", onsubmit: join }, name, h("button", { class: "primary", type: "submit", id: "join" }, "Take a seat")),
-    h("p", {}, h("button", { type: "button", onclick: () => connect(info.code, null) }, "Just watch"))));
+  return html`<section class="box">
+    <h1>Join table <span class="code">${info.code}</span> (${(gameInfo(info.game) || {}).title || info.game})</h1>
+    <p>Seated: ${info.seats.map((s) => s.name || "(empty)").join(", ")}</p>
+    <form class="row" onSubmit=${join}><label for="join-name">Your name <input id="join-name" value=${name} maxlength="24" onInput=${(e) => setName(e.target.value)}/></label>
+      <button class="primary" type="submit" id="join">Take a seat</button></form>
+    <p><button type="button" onClick=${() => startTable(info.code, null)}>Just watch</button></p>
+  </section>`;
 }
 
-function connect(code, token) {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${proto}://${location.host}/ws/${code}`);
-  App.socket = socket;
-  socket.onopen = () => socket.send(JSON.stringify({ type: "hello", v: 1, token }));
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
-    if (App.socket !== socket) return;
-    toast("connection lost; reconnecting...");
-    setTimeout(() => { if (App.socket === socket) connect(code, token); }, 1000);
-  };
+function startTable(code, token) {
+  const table = store.table;
+  const board = boardFor(table ? table.game : "");
+  const info = table ? gameInfo(table.game) : null;
+  store.route = { page: "table", code };
+  openTable(code, token, (events, before, after, me) => {
+    if (!board || !info) return [];
+    board.hear(events, info.vocabulary, me);
+    return board.narrate(events, before, after, me, info.vocabulary);
+  });
+  store.table = table;
+  changed();
 }
 
-function send(action) {
-  if (App.socket && App.socket.readyState === WebSocket.OPEN) {
-    App.socket.send(JSON.stringify({ type: "action", action, ref: Date.now() }));
-  }
-}
-
-function receive(message) {
-  if (message.type === "welcome") {
-    App.me = { seat: message.seat, player: message.player };
-    App.table = message.table;
-  } else if (message.type === "table") {
-    App.table = message.table;
-  } else if (message.type === "state") {
-    const previous = App.state;
-    App.state = message;
-    if (App.table && App.table.game === "wild") Wild.onEvents(message.events, previous);
-  } else if (message.type === "error") {
-    toast(message.message);
-    if (message.code === "bad_token") { saveSeat(App.table ? App.table.code : "", null); }
-    return;
-  }
-  render();
-}
-
-function render() {
-  const table = App.table;
-  if (!table) return;
-  if (table.status === "open" || !App.state) { renderWaiting(table); return; }
-  const ctx = {
-    view: App.state.view, legal: App.state.legal, me: App.me ? App.me.player : null,
-    over: App.state.over, summary: App.state.summary, send, ui: App.ui, table,
-  };
-  const board = table.game === "wild" ? Wild.render(ctx) : Critters.render(ctx);
-  const children = [board];
-  if (App.state.over) children.unshift(renderResults(table.game, App.state.summary, App.state.winners));
-  mount(...children);
-  App.keyHandler = table.game === "wild" ? (e) => Wild.key(e, ctx) : (e) => Critters.key(e, ctx);
-}
-
-function renderWaiting(table) {
-  const mine = App.me && App.me.seat !== null;
-  const token = mine ? (savedSeat(table.code) || {}).token : null;
-  const game = App.games.find((g) => g.name === table.game) || { bots: [] };
+function ShareLink({ table }) {
   const link = `${location.origin}/#/t/${table.code}`;
-  const seatRow = (s) => {
-    if (s.name) {
-      return h("li", {}, `Seat ${s.seat + 1}: ${s.name}`, s.bot ? ` (bot: ${s.bot})` : (s.connected ? " ✓ here" : " (away)"));
-    }
-    const select = h("select", { "aria-label": `bot for seat ${s.seat + 1}` }, game.bots.map((b) => h("option", { value: b.name }, b.name)));
-    return h("li", {}, `Seat ${s.seat + 1}: empty `, mine && game.bots.length ? [select, h("button", {
-      type: "button", class: "add-bot",
-      onclick: () => api(`/api/tables/${table.code}/bots`, { token, bot: select.value, seat: s.seat }).catch((e) => toast(e.message)),
-    }, "add bot")] : null);
-  };
-  const isHost = mine && App.me.seat === 0;
-  mount(h("section", { class: "box" },
-    h("h1", {}, `${table.game === "wild" ? "Call of the Wild" : "Critters"} · table `, h("span", { class: "code", id: "table-code" }, table.code)),
-    h("p", {}, "Share this link: ", h("a", { href: link, id: "share-link" }, link), " ",
-      h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("link copied")) }, "copy")),
-    h("ul", { class: "plain", id: "seats" }, table.seats.map(seatRow)),
-    isHost ? h("p", {}, h("button", {
-      class: "primary", id: "start", type: "button", disabled: table.seats.some((s) => !s.name),
-      onclick: () => api(`/api/tables/${table.code}/start`, { token }).catch((e) => toast(e.message)),
-    }, "Start the game")) : h("p", { class: "muted" }, mine ? "Waiting for the host to start..." : "Watching: the game has not started yet."),
-  ));
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  return html`<p>Share this link: <a href=${link} id="share-link">${link}</a>
+    <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Link copied."))}>copy</button>
+    ${local ? html`<br/><span class="muted" id="share-local">This address works on this computer only. For friends on other machines, start the server with <code>make run HOST=0.0.0.0 PORT=8080</code> and open the network address it prints.</span>` : null}</p>`;
 }
 
-function renderResults(game, summary, winners) {
-  const players = Object.keys(summary.hands || summary.scores || {});
-  const rows = game === "wild"
-    ? players.map((p) => h("tr", {}, h("td", { class: winners.includes(p) ? "winner" : "" }, winners.includes(p) ? `🏆 ${p}` : p),
-      h("td", {}, summary.scores[p]), h("td", {}, (summary.dens[p] || []).map((c) => `${c.creature} (${c.owner})`).join(", "))))
-    : players.map((p) => h("tr", {}, h("td", { class: winners.includes(p) ? "winner" : "" }, winners.includes(p) ? `🏆 ${p}` : p),
-      h("td", {}, summary.tableaus[p].filter((s) => s.full).length), h("td", {}, summary.hands[p].join(", ") || "-")));
-  return h("section", { class: "box results", id: "results" },
-    h("h2", {}, `Game over: ${winners.length ? winners.join(" & ") + (winners.length > 1 ? " share the win" : " wins") : "no winner"}`),
-    h("table", {}, h("tr", {}, h("th", {}, "player"), h("th", {}, game === "wild" ? "score" : "full sets"), h("th", {}, game === "wild" ? "Den" : "hand at the end")), rows),
-    game === "wild" ? Wild.reveal(summary) : null,
-    h("p", {}, h("a", { href: "#/" }, "back to the lobby")));
+function Waiting({ table }) {
+  const mine = store.me && store.me.seat !== null;
+  const token = mine ? (savedSeat(table.code) || {}).token : null;
+  const info = gameInfo(table.game) || { bots: [], title: table.game };
+  const [bots, setBots] = useState({});
+  const isHost = mine && store.me.seat === 0;
+  return html`<section class="box">
+    <h1>${info.title} · table <span class="code" id="table-code">${table.code}</span></h1>
+    <${ShareLink} table=${table}/>
+    <ul class="plain" id="seats">${table.seats.map((s) => html`<li key=${s.seat}>Seat ${s.seat + 1}: ${s.name ? html`${s.name}${s.bot ? ` (bot: ${s.bot})` : s.connected ? " ✓ here" : " (away)"}` : "empty"}
+      ${!s.name && mine && info.bots.length ? html` <label class="sr-only" for=${`bot-${s.seat}`}>bot for seat ${s.seat + 1}</label>
+        <select id=${`bot-${s.seat}`} value=${bots[s.seat] || info.default_bot} onChange=${(e) => setBots({ ...bots, [s.seat]: e.target.value })}>
+          ${info.bots.map((b) => html`<option key=${b.name} value=${b.name}>${b.name}</option>`)}</select>
+        <button type="button" class="add-bot" onClick=${() => api(`/api/tables/${table.code}/bots`, { token, bot: bots[s.seat] || info.default_bot, seat: s.seat }).catch((e) => toast(e.message))}>add bot</button>` : null}</li>`)}</ul>
+    ${isHost ? html`<p><button class="primary" id="start" type="button" disabled=${table.seats.some((s) => !s.name)}
+        onClick=${() => api(`/api/tables/${table.code}/start`, { token }).catch((e) => toast(e.message))}>Start the game</button>
+        ${table.seats.some((s) => !s.name) ? html` <span class="muted">Every seat needs a player or a bot first.</span>` : null}</p>`
+      : html`<p class="muted">${mine ? "Waiting for the host to start..." : "Watching: the game has not started yet."}</p>`}
+  </section>`;
 }
 
-// ---------------------------------------------------------------- replays
+function Results({ board, info, summary, winners, me, replayLink }) {
+  const head = winners.length ? `${listing(winners)} ${winners.length > 1 ? "share the win" : "wins"}` : "no winner";
+  return html`<section class="box results" id="results" aria-labelledby="results-title">
+    <h2 id="results-title">Game over: ${head}</h2>
+    <${board.Results} summary=${summary} winners=${winners} me=${me} info=${info}/>
+    <p>${replayLink ? html`<a href=${replayLink}>Replay this game step by step</a> · ` : null}<a href="#/">Back to the lobby</a></p>
+  </section>`;
+}
 
-async function showReplay(code) {
-  closeSocket();
-  document.getElementById("where").textContent = `replay ${code}`;
-  let data;
-  try { data = await api(`/api/tables/${code}/replay`); } catch (err) { mount(h("p", {}, err.message)); return; }
-  let step = 0;
+function Graces({ table }) {
+  const away = table.seats.filter((s) => s.grace_seconds !== undefined);
+  const standing = table.seats.filter((s) => s.stand_in);
+  if (!away.length && !standing.length) return null;
+  return html`<p class="muted" id="graces">${away.map((s) => html`<span key=${s.seat}>${s.name} is away:
+    <${Countdown} label="a bot stands in in" seconds=${s.grace_seconds} since=${store.tableReceived}/>. </span>`)}
+    ${standing.map((s) => html`<span key=${`b${s.seat}`}>A bot plays for ${s.name} until they come back. </span>`)}</p>`;
+}
+
+function TablePage() {
+  const table = store.table;
+  if (!table) return html`<p>Connecting...</p>`;
+  const info = gameInfo(table.game);
+  const board = boardFor(table.game);
+  if (!info || !board) return html`<p>This browser client has no board for the game ${table.game} yet.</p>`;
+  if (table.status === "open" || !store.state) return html`<${Waiting} table=${table}/>`;
+  const s = store.state;
+  const me = store.me ? store.me.player : null;
+  const ctx = { view: s.view, legal: s.legal, me, info, timers: s.timers || {}, events: s.events };
+  return html`<div class="table-page">
+    ${s.over ? html`<${Results} board=${board} info=${info} summary=${s.summary} winners=${s.winners} me=${me} replayLink=${`#/replay/${table.code}`}/>` : null}
+    <${Graces} table=${table}/>
+    <${board.Board} ...${ctx}/>
+    <div class="grid">
+      <${MoveLog} lines=${store.log} from=${store.logFrom}/>
+      <${board.Rules} info=${info}/>
+    </div>
+  </div>`;
+}
+
+// ------------------------------------------------------------------ replays
+
+function ReplayPage({ code }) {
+  const [data, setData] = useState(null);
+  const [problem, setProblem] = useState(null);
+  const [step, setStep] = useState(0);
+  useEffect(() => {
+    api(`/api/tables/${code}/replay`).then(setData).catch(async (err) => {
+      const live = await api(`/api/tables/${code}`).catch(() => null);
+      setProblem(live && live.status !== "finished" ? "live" : err.message);
+    });
+  }, [code]);
+  useEffect(() => {
+    store.replayKeys = (e) => {
+      if (!data) return false;
+      const last = data.frames.length - 1;
+      const go = { ArrowRight: step + 1, ArrowLeft: step - 1, End: last, Home: 0 }[e.key];
+      if (go === undefined) return false;
+      setStep(Math.max(0, Math.min(last, go)));
+      return true;
+    };
+    return () => { store.replayKeys = null; };
+  }, [data, step]);
+  if (problem === "live") return html`<section class="box"><h1>Table ${code} is still in play</h1><p>Replays open once a game is over. <a href=${`#/t/${code}`}>Watch it live</a>.</p></section>`;
+  if (problem) return html`<section class="box"><p>${problem}</p><p><a href="#/">Back to the lobby</a></p></section>`;
+  if (!data) return html`<p>Loading the replay...</p>`;
+  const info = gameInfo(data.game);
+  const board = boardFor(data.game);
+  if (!info || !board) return html`<p>This browser client has no board for the game ${data.game} yet.</p>`;
   const last = data.frames.length - 1;
-  const draw = () => {
-    const frame = data.frames[step];
-    const ctx = { view: frame.view, legal: [], me: null, over: false, send: () => {}, ui: {}, table: { game: data.game } };
-    const board = data.game === "wild" ? Wild.render(ctx) : Critters.render(ctx);
-    const ev = frame.event ? JSON.stringify(frame.event) : "the deal";
-    mount(h("section", { class: "box" },
-      h("div", { class: "row" },
-        h("button", { type: "button", onclick: () => go(0) }, "⏮"),
-        h("button", { type: "button", id: "prev", onclick: () => go(step - 1) }, "◀ back"),
-        h("input", { type: "range", min: 0, max: last, value: step, "aria-label": "step", oninput: (e) => go(Number(e.target.value)) }),
-        h("button", { type: "button", id: "next", onclick: () => go(step + 1) }, "next ▶"),
-        h("button", { type: "button", id: "end", onclick: () => go(last) }, "⏭"),
-        h("span", { id: "step" }, `step ${step} / ${last}`)),
-      h("p", { class: "muted" }, ev)),
-      step === last ? renderResults(data.game, data.summary, data.summary.winners) : null,
-      board);
-  };
-  const go = (n) => { step = Math.max(0, Math.min(last, n)); draw(); };
-  App.keyHandler = (e) => {
-    if (e.key === "ArrowRight") go(step + 1);
-    else if (e.key === "ArrowLeft") go(step - 1);
-    else if (e.key === "End") go(last);
-    else if (e.key === "Home") go(0);
-  };
-  draw();
+  const lines = [{ text: `The cards are dealt to ${listing(data.players)}.`, by: null }];
+  for (let i = 1; i <= step; i++) {
+    const f = data.frames[i];
+    lines.push(...board.narrate([f.event], data.frames[i - 1].view, f.view, null, info.vocabulary));
+  }
+  const frame = data.frames[step];
+  const go = (n) => setStep(Math.max(0, Math.min(last, n)));
+  return html`<div class="replay">
+    <section class="box"><h1>Replay · ${info.title} · <span class="code">${code}</span></h1>
+      <div class="row" role="group" aria-label="replay steps">
+        <button type="button" id="first" onClick=${() => go(0)}>⏮ start</button>
+        <button type="button" id="prev" onClick=${() => go(step - 1)}>◀ back</button>
+        <button type="button" id="next" onClick=${() => go(step + 1)}>next ▶</button>
+        <button type="button" id="end" onClick=${() => go(last)}>end ⏭</button>
+        <span id="step" aria-live="polite">Move ${step} of ${last}</span>
+      </div>
+      <p id="step-text">${lines[lines.length - 1].text}</p>
+      <p class="keys">Keys: <kbd>←</kbd> <kbd>→</kbd> step · <kbd>Home</kbd> <kbd>End</kbd></p>
+    </section>
+    ${step === last ? html`<${Results} board=${board} info=${info} summary=${data.summary} winners=${data.summary.winners || []} me=${null}/>` : null}
+    <${board.Board} view=${frame.view} legal=${[]} me=${null} info=${info} timers=${{}} events=${frame.event ? [frame.event] : []}/>
+    <div class="grid"><${MoveLog} lines=${lines} id="replay-log"/><${board.Rules} info=${info}/></div>
+  </div>`;
 }
 
-// ---------------------------------------------------------------- routing and keys
+// ------------------------------------------------------------------ the frame
 
 function route() {
-  App.keyHandler = null;
   const hash = location.hash || "#/";
   const table = hash.match(/^#\/t\/([A-Za-z0-9]+)/);
   const replay = hash.match(/^#\/replay\/([A-Za-z0-9]+)/);
-  if (table) showTable(table[1].toUpperCase());
-  else if (replay) showReplay(replay[1].toUpperCase());
-  else showLobby();
+  closeTable();
+  if (table) {
+    const code = table[1].toUpperCase();
+    store.route = { page: "table", code };
+    api(`/api/tables/${code}`).then((info) => {
+      store.table = info;
+      const seat = savedSeat(code);
+      if (!seat && info.status === "open") store.route = { page: "join", code, info };
+      else startTable(code, seat ? seat.token : null);
+      changed();
+    }).catch((err) => { store.route = { page: "missing", message: err.message }; changed(); });
+  } else if (replay) store.route = { page: "replay", code: replay[1].toUpperCase() };
+  else store.route = { page: "lobby" };
+  changed();
+  const main = document.getElementById("main");
+  if (main) main.focus({ preventScroll: true });
+}
+
+function Root() {
+  const [, redraw] = useReducer((n) => n + 1, 0);
+  useEffect(() => subscribe(redraw), []);
+  const r = store.route;
+  let page;
+  let where = "lobby";
+  if (r.page === "lobby") page = html`<${Lobby}/>`;
+  else if (r.page === "join") { page = html`<${JoinForm} info=${r.info}/>`; where = `table ${r.code}`; }
+  else if (r.page === "table") { page = html`<${TablePage}/>`; where = `table ${r.code}`; }
+  else if (r.page === "replay") { page = html`<${ReplayPage} key=${r.code} code=${r.code}/>`; where = `replay ${r.code}`; }
+  else page = html`<section class="box"><p>${r.message}</p><p><a href="#/">Back to the lobby</a></p></section>`;
+  const muted = Sound.isMuted();
+  return html`<header class="top">
+      <a href="#/" class="brand">bestiary</a><span id="where">${where}</span>
+      <button id="mute" type="button" aria-pressed=${muted ? "true" : "false"} title="Sound on/off (key: m)" onClick=${() => { Sound.toggle(); changed(); }}>sound: ${muted ? "off" : "on"}</button>
+    </header>
+    <main id="main" tabindex="-1">${page}</main>
+    <div id="toast" class=${store.toast ? "show" : ""} role="status" aria-live="polite">${store.toast}</div>`;
 }
 
 document.addEventListener("keydown", (e) => {
-  const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
-  if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === "m") { Sound.toggle(); return; }
-  if (App.keyHandler) App.keyHandler(e);
+  const el = document.activeElement;
+  const typing = el && ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName);
+  if (typing || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (e.key === "m") { Sound.toggle(); changed(); return; }
+  if (store.route.page === "replay") { if (store.replayKeys && store.replayKeys(e)) e.preventDefault(); return; }
+  if (store.route.page !== "table" || !store.state || !store.table) return;
+  const board = boardFor(store.table.game);
+  const info = gameInfo(store.table.game);
+  if (!board || !info) return;
+  const s = store.state;
+  const ctx = { view: s.view, legal: s.legal, me: store.me ? store.me.player : null, info, send };
+  if (board.keys(e, ctx)) e.preventDefault();
 });
-document.getElementById("mute").addEventListener("click", () => Sound.toggle());
-Sound.setMuted(Sound.isMuted());
+
 window.addEventListener("hashchange", route);
-api("/api/games").then((games) => { App.games = games; route(); });
+api("/api/games").then((games) => {
+  store.games = games;
+  const app = document.getElementById("app");
+  app.replaceChildren();
+  render(html`<${Root}/>`, app);
+  route();
+}).catch((err) => { document.getElementById("main").textContent = `The server did not answer: ${err.message}`; });

@@ -1,21 +1,13 @@
-// Each creature's Call as a short synthesized sound (Web Audio), with a mute switch.
-"use strict";
-const Sound = (() => {
+// Short synthesized sounds (Web Audio) and the mute switch. A game's board says what a sound is.
+export const Sound = (() => {
   let ctx = null;
   let muted = localStorage.getItem("bestiary.muted") === "1";
-  // [waveform, start Hz, end Hz, pulses, seconds per pulse]: distinct in pitch, timbre and rhythm
-  const voices = {
-    megalotaur: ["sawtooth", 110, 70, 1, 0.45],   // a low roar
-    snerlep: ["square", 880, 660, 2, 0.09],      // two sharp snips
-    fizzalisk: ["sawtooth", 1800, 2400, 1, 0.35], // a fizzing buzz
-    wiffaloon: ["sine", 300, 600, 2, 0.25],       // a rising hoot, twice
-    skeevil: ["triangle", 1500, 1200, 3, 0.07],   // three quick squeaks
-  };
-  function play(creature) {
-    if (muted || !voices[creature]) return;
+  // voice: [waveform, start Hz, end Hz, pulses, seconds per pulse]
+  function play(voice) {
+    if (muted || !voice) return;
     try {
       ctx = ctx || new (window.AudioContext || window.webkitAudioContext)();
-      const [wave, f0, f1, pulses, dur] = voices[creature];
+      const [wave, f0, f1, pulses, dur] = voice;
       let t = ctx.currentTime + 0.01;
       for (let i = 0; i < pulses; i++) {
         const osc = ctx.createOscillator();
@@ -36,9 +28,6 @@ const Sound = (() => {
   function setMuted(value) {
     muted = value;
     localStorage.setItem("bestiary.muted", value ? "1" : "0");
-    const button = document.getElementById("mute");
-    button.textContent = value ? "sound: off" : "sound: on";
-    button.setAttribute("aria-pressed", String(value));
   }
   return { play, setMuted, toggle: () => setMuted(!muted), isMuted: () => muted };
 })();

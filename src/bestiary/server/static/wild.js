@@ -1,129 +1,333 @@
-// Call of the Wild at the table: offers face-down with their Calls, asks, meetings, Dens, Watering Hole.
-"use strict";
-const Wild = (() => {
-  const CREATURES = ["megalotaur", "snerlep", "fizzalisk", "wiffaloon", "skeevil"];
-  // Shape + colour + sound text: each Call is told apart without colour and without sound.
-  const SHAPES = { megalotaur: "▲", snerlep: "◆", fizzalisk: "✸", wiffaloon: "●", skeevil: "■" };
-  const CALL_KEYS = ["q", "w", "e", "r", "t"];
-  function sounds() {
-    const game = (App.games || []).find((g) => g.name === "wild");
-    return (game && game.vocabulary && game.vocabulary.sounds) || {};
-  }
-  const soundOf = (c) => sounds()[c] || c;
+// Call of the Wild at the table: your hand and Calls, every other Call with its Meet button, the
+// food chain, what each of your Calls would do, Dens, the Watering Hole, and the log's sentences.
+// Creatures, their order on the food chain, sounds and verbs all come from /api/games.
+import { html } from "./lib.js";
+import { Control, Countdown, HowToPlay, Ruling, controlId, listing, plural } from "./ui.js";
+import { Sound } from "./sound.js";
+import { changed } from "./store.js";
 
-  function card(creature, opts = {}) {
-    const cls = `card ${opts.small ? "small" : ""} c-${creature} ${opts.selected ? "selected" : ""}`;
-    const inner = [h("span", { class: "shape", "aria-hidden": "true" }, SHAPES[creature]), h("b", {}, creature), h("span", { class: "sound" }, soundOf(creature))];
-    if (opts.onclick) return h("button", { type: "button", class: cls, onclick: opts.onclick, "aria-pressed": String(!!opts.selected), "data-card": creature, title: opts.title }, inner);
-    return h("span", { class: cls, title: opts.title || creature }, inner);
-  }
-  function callBadge(call) {
-    return h("span", { class: `call-badge c-${call}`, style: `border-color: var(--${call})`, title: `Call of the ${call}` },
-      h("span", { class: "shape", style: `color: var(--${call})`, "aria-hidden": "true" }, SHAPES[call]), ` ${soundOf(call)} (${call})`);
-  }
-  function facedown(call) {
-    return h("span", { class: "offer", title: `a face-down card, calling ${call}` }, h("span", { class: "card small facedown" }, "?"), " ", callBadge(call));
-  }
-  const has = (legal, pred) => legal.find(pred);
+// Presentation only: shape + colour + sound text tell the Calls apart without colour or sound.
+const SHAPES = ["▲", "◆", "✸", "●", "■"];
+const VOICES = [ // [waveform, start Hz, end Hz, pulses, seconds per pulse]
+  ["sawtooth", 110, 70, 1, 0.45], ["square", 880, 660, 2, 0.09], ["sawtooth", 1800, 2400, 1, 0.35],
+  ["sine", 300, 600, 2, 0.25], ["triangle", 1500, 1200, 3, 0.07],
+];
+const CALL_KEYS = ["q", "w", "e", "r", "t"];
+const ui = { card: 0 }; // the selected hand card (index), kept across updates
 
-  function describe(m) {
-    const [p, q] = m.players;
-    const cards = `${p}'s ${m.cards[p]} and ${q}'s ${m.cards[q]} met on the ${soundOf(m.call)} Call`;
-    if (m.outcome === "mate") return `${cards}: they mate, each Den gets the other's card.`;
-    if (m.outcome === "eat") return `${cards}: ${m.eater} eats and takes both cards.`;
-    return `${cards}: they avoid each other; both cards go to the Watering Hole.`;
-  }
+function words(vocab) {
+  const chain = vocab.creatures;
+  const index = (c) => chain.indexOf(c);
+  const eats = (a, b) => vocab.eats[a] === b;
+  return {
+    chain, index, eats,
+    shape: (c) => SHAPES[index(c) % SHAPES.length],
+    sound: (c) => vocab.sounds[c] || c,
+    name: (c) => ((vocab.cards && vocab.cards[c]) || c).toLowerCase(),
+    verb: (c) => (vocab.eating_verbs && vocab.eating_verbs[c]) || "eats",
+    eaterOf: (c) => chain.find((x) => vocab.eats[x] === c),
+    voice: (c) => VOICES[index(c) % VOICES.length],
+  };
+}
 
-  function render(ctx) {
-    const { view, legal, me, ui } = ctx;
-    const selected = view.hand && view.hand.includes(ui.card) ? ui.card : (view.hand || [])[0];
-    ui.card = selected;
-    const mine = me && view.hand;
-    const children = [];
-    if (mine) {
-      const callFor = (c) => has(legal, (a) => a.do === "call" && a.card === selected && a.call === c);
-      const hand = view.hand.map((c, i) => card(c, { selected: c === selected && i === view.hand.indexOf(selected), onclick: () => { ui.card = c; rerender(); }, title: `key ${i + 1}` }));
-      children.push(h("section", { class: "box", id: "my-hand" },
-        h("div", { class: "banner" }, view.over ? "The game is over." : `You are ${me}. Offer a card with a Call; meet a player making the same Call.`),
-        h("div", { class: "row" }, h("div", {}, h("h3", {}, "Your hand"), hand.length ? hand : h("p", { class: "muted" }, "empty")),
-          h("div", {}, h("h3", {}, "Your offer"), view.offer ? [card(view.offer.card, { small: true }), " calling ", callBadge(view.offer.call)] : h("p", { class: "muted" }, "none"))),
-        h("div", { class: "row", style: "margin-top:.5rem" }, h("span", {}, selected ? `Call with your ${selected}:` : "No card to call with."),
-          CREATURES.map((c, i) => h("button", {
-            type: "button", class: `callbtn c-${c}`, disabled: !callFor(c), "data-call": c, title: `key ${CALL_KEYS[i]}`,
-            onclick: () => { Sound.play(c); ctx.send(callFor(c)); },
-          }, h("span", { class: "shape", style: `color: var(--${c})` }, SHAPES[c]), ` ${soundOf(c)}`))),
-        h("div", { class: "row actions", style: "margin-top:.5rem" },
-          button(ctx, "draw", (a) => a.do === "draw", "Draw (d)"),
-          button(ctx, "withdraw", (a) => a.do === "withdraw", "Withdraw offer (b)"),
-          button(ctx, "discard", (a) => a.do === "discard" && a.card === selected, `Discard ${selected || ""} (x)`),
-          button(ctx, "reveal_own", (a) => a.do === "reveal_own", "Flip own offer")),
-        view.objective ? h("p", {}, "Your objective: ", JSON.stringify(view.objective)) : null,
-        h("p", { class: "keys" }, "Keys: ", h("kbd", {}, "1-3"), " pick a card · ", h("kbd", {}, "q w e r t"), " Call ▲◆✸●■ · ",
-          h("kbd", {}, "g"), " meet · ", h("kbd", {}, "d"), " draw · ", h("kbd", {}, "b"), " withdraw · ", h("kbd", {}, "x"), " discard · ", h("kbd", {}, "m"), " mute")));
+const who = (p, me) => (p === me ? "you" : p);
+const whose = (p, me) => (p === me ? "your" : `${p}'s`);
+const Who = (p, me) => (p === me ? "You" : p);
+
+// ------------------------------------------------------------------ sentences
+
+function meetingSentence(m, w, me) {
+  const [p, q] = m.players;
+  const a = m.cards[p], b = m.cards[q];
+  const met = `${Who(p, me)} (${w.name(a)}) and ${who(q, me)} (${w.name(b)}) meet on ${w.sound(m.call)}`;
+  if (m.outcome === "mate") return `${met}: two ${w.name(a)}s mate, and each Den takes the other's card.`;
+  if (m.outcome === "eat") {
+    const [eater, eaten] = m.eater === p ? [p, q] : [q, p];
+    const hunter = m.cards[eater], prey = m.cards[eaten];
+    return `${met}: the ${w.name(hunter)} ${w.verb(hunter)} the ${w.name(prey)}; ${who(eater, me)} ${eater === me ? "take" : "takes"} both cards.`;
+  }
+  if (a === b) return `${met}: both were hunting, so they avoid each other; both cards go face-up to the Watering Hole.`;
+  return `${met}: too far apart on the food chain, they avoid each other; both cards go face-up to the Watering Hole.`;
+}
+
+function narrate(events, before, after, me, vocab) {
+  const w = words(vocab);
+  const fresh = (after.meetings || []).slice((before.meetings || []).length);
+  const lines = [];
+  for (const ev of events) {
+    const by = ev.by, s = ev.by === me ? "" : "s";
+    let text;
+    switch (ev.do) {
+      case "call":
+        text = ev.card ? `${Who(by, me)} call${s} ${w.sound(ev.call)} (${w.name(ev.call)}) with ${whose(by, me)} ${w.name(ev.card)}.`
+          : `${Who(by, me)} call${s} ${w.sound(ev.call)} (${w.name(ev.call)}).`;
+        break;
+      case "draw": text = `${Who(by, me)} draw${s} a card.`; break;
+      case "withdraw": text = `${Who(by, me)} take${s} ${by === me ? "your" : "their"} offer back.`; break;
+      case "discard": text = ev.card ? `${Who(by, me)} discard${s} ${whose(by, me)} ${w.name(ev.card)} face-down to the Watering Hole.`
+        : `${Who(by, me)} discard${s} a card face-down to the Watering Hole.`; break;
+      case "reveal_own": text = `${Who(by, me)} flip${s} ${by === me ? "your" : "their"} own offer: it goes to the Watering Hole.`; break;
+      case "nightfall": text = "Nightfall: nobody met for too long, and the game ends."; break;
+      case "meet": {
+        const k = fresh.findIndex((m) => m.players.includes(by) && m.players.includes(ev.with));
+        if (k >= 0) { text = meetingSentence(fresh[k], w, me); fresh.splice(k, 1); }
+        else text = `${Who(by, me)} ask${s} ${who(ev.with, me)} to meet.`;
+        break;
+      }
+      default: text = `${Who(by || "The table", me)}: ${ev.do}.`;
     }
-    const asks = view.asks || [];
-    children.push(h("div", { class: "players", id: "players" }, view.players.map((p) => {
-      const meet = mine && has(legal, (a) => a.do === "meet" && a.with === p);
+    lines.push({ text, by, with: ev.with });
+  }
+  if (after.over && !before.over) {
+    const ended = after.ended_by || [];
+    if (ended.length) lines.push({ text: `Sundown: ${listing(ended.map((p) => who(p, me)))} used ${ended.length === 1 && ended[0] !== me ? "their" : "the"} last card. The game is over.`, by: null });
+    lines.push({ text: winnersSentence(after.winners || [], me), by: null });
+  }
+  return lines;
+}
+
+// Every Call heard at a live table plays its creature's sound (your own plays as you press).
+function hear(events, vocab, me) {
+  const w = words(vocab);
+  for (const ev of events) if (ev.do === "call" && ev.by !== me) Sound.play(w.voice(ev.call));
+}
+
+function winnersSentence(winners, me) {
+  if (!winners.length) return "Nobody wins.";
+  const names = listing(winners.map((p) => who(p, me)));
+  return winners.length > 1 ? `${names} share the win.` : `${names === "you" ? "You win" : `${names} wins`}.`;
+}
+
+// ------------------------------------------------------------------ pieces
+
+function Card({ creature, w, small, selected, onClick, id, title, label }) {
+  const cls = `card ${small ? "small" : ""} c${w.index(creature)} ${selected ? "selected" : ""}`;
+  const inner = html`<span class="shape" aria-hidden="true">${w.shape(creature)}</span><b>${w.name(creature)}</b><span class="sound">${w.sound(creature)}</span>`;
+  const tip = title || `${w.name(creature)}: calls ${w.sound(creature)}, eats the ${w.name(w.chain.find((x) => w.eats(creature, x)))}, eaten by the ${w.name(w.eaterOf(creature))}`;
+  if (onClick) return html`<button type="button" class=${cls} id=${id} onClick=${onClick} aria-pressed=${selected ? "true" : "false"} data-card=${creature} title=${tip} aria-label=${label}>${inner}</button>`;
+  return html`<span class=${cls} title=${tip} role="img" aria-label=${label || w.name(creature)}>${inner}</span>`;
+}
+
+function CallBadge({ call, w }) {
+  return html`<span class="call-badge c${w.index(call)}" data-call=${call} title=${`Calling ${w.sound(call)}: the ${w.name(call)}'s Call`}>
+    <span class="shape" aria-hidden="true">${w.shape(call)}</span> ${w.sound(call)} <small>(${w.name(call)})</small></span>`;
+}
+
+// The food chain as a ring: each creature eats the next one round.
+function FoodChain({ w, highlight }) {
+  const n = w.chain.length, r = 92, cx = 130, cy = 124;
+  const at = (i) => [cx + r * Math.sin((2 * Math.PI * i) / n), cy - r * Math.cos((2 * Math.PI * i) / n)];
+  const said = w.chain.map((c) => `the ${w.name(c)} (${w.sound(c)}) eats the ${w.name(w.chain.find((x) => w.eats(c, x)))}`).join("; ");
+  return html`<figure class="box food-chain" id="food-chain">
+    <h2>Food chain</h2>
+    <svg viewBox="0 0 260 244" role="img" aria-label=${`Food chain: ${said}.`}>
+      <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>
+      ${w.chain.map((c, i) => {
+        const [x1, y1] = at(i), [x2, y2] = at((i + 1) % n);
+        const k = 0.28;
+        return html`<line key=${`l${c}`} x1=${x1 + (x2 - x1) * k} y1=${y1 + (y2 - y1) * k} x2=${x2 - (x2 - x1) * k} y2=${y2 - (y2 - y1) * k} stroke="#555" stroke-width="2" marker-end="url(#arrow)"/>`;
+      })}
+      ${w.chain.map((c, i) => {
+        const [x, y] = at(i);
+        return html`<g key=${c} class=${`node c${i} ${highlight === c ? "hot" : ""}`}>
+          <circle cx=${x} cy=${y} r="27" class="ring"/>
+          <text x=${x} y=${y - 6} text-anchor="middle" class="shape-t">${w.shape(c)}</text>
+          <text x=${x} y=${y + 8} text-anchor="middle" class="name-t">${w.name(c)}</text>
+          <text x=${x} y=${y + 19} text-anchor="middle" class="sound-t">${w.sound(c)}</text></g>`;
+      })}
+    </svg>
+    <figcaption class="muted">Each creature eats the next one along the arrows: ${said}.</figcaption>
+  </figure>`;
+}
+
+// What calling each Call with `card` means, and what happens against each creature.
+function outcome(card, call, other, w) {
+  if (card === other) return call === card ? "mate" : "avoid";
+  if (w.eats(card, other)) return "you eat";
+  if (w.eats(other, card)) return "eaten";
+  return "avoid";
+}
+function intent(card, call, w) {
+  if (call === card) return "honest: mates with an honest " + w.name(card);
+  if (w.eats(card, call)) return `hunt: you eat an honest ${w.name(call)} who answers`;
+  const hunter = w.eaterOf(call);
+  if (w.eats(card, hunter)) return `double-cross: you eat a ${w.name(hunter)} hunting ${w.name(call)}s`;
+  return `bluff: an honest ${w.name(call)} answers and you avoid each other`;
+}
+
+function CallsTable({ card, w }) {
+  if (!card) return null;
+  return html`<details class="calls-table" open=${window.innerWidth > 800}>
+    <summary>What your Calls would do with your ${w.name(card)}</summary>
+    <table>
+      <caption class="sr-only">Rows: your Call. Columns: the card you meet. Cells: what happens.</caption>
+      <thead><tr><th scope="col">your Call</th><th scope="col">what it is</th>${w.chain.map((c) => html`<th scope="col" key=${c}>vs ${w.shape(c)} ${w.name(c)}</th>`)}</tr></thead>
+      <tbody>${w.chain.map((call) => html`<tr key=${call}>
+        <th scope="row">${w.shape(call)} ${w.sound(call)}</th><td>${intent(card, call, w)}</td>
+        ${w.chain.map((c) => { const o = outcome(card, call, c, w); return html`<td key=${c} class=${`o-${o.replace(" ", "-")}`}>${o}</td>`; })}
+      </tr>`)}</tbody>
+    </table>
+  </details>`;
+}
+
+// ------------------------------------------------------------------ the board
+
+function legalWhere(legal, pred) { return legal.find(pred) || null; }
+
+function Board({ view, legal, me, info, timers, events }) {
+  const w = words(info.vocabulary);
+  const mine = me && view.hand;
+  const hand = view.hand || [];
+  if (ui.card >= hand.length) ui.card = Math.max(0, hand.length - 1);
+  const selected = hand[ui.card] || (view.offer ? view.offer.card : null);
+  const over = view.over;
+  const asks = view.asks || [];
+  const lastBy = new Set((events || []).flatMap((e) => [e.by, e.with]).filter(Boolean));
+  const offerCall = view.offer ? view.offer.call : null;
+  const full = hand.length + (view.offer ? 1 : 0) >= view.hand_limit;
+  const reasonOver = "The game is over.";
+
+  const callAction = (c) => legalWhere(legal, (a) => a.do === "call" && a.card === selected && a.call === c);
+  const meetReason = (p) => {
+    if (over) return reasonOver;
+    if (!view.calls[p]) return `${p} has no Call out: wait for ${p} to call.`;
+    if (!view.offer) return `You have no offer out: make ${w.sound(view.calls[p])} with a card first.`;
+    if (view.offer.call !== view.calls[p]) return `You meet only on the same Call: ${p} calls ${w.sound(view.calls[p])}, you call ${w.sound(view.offer.call)}.`;
+    if (asks.some(([a, b]) => a === me && b === p)) return `You have asked ${p} already; wait for ${p} to agree.`;
+    return "You cannot meet now.";
+  };
+
+  const meBox = mine ? html`<section class="box me" id="my-hand" aria-label="your hand and Calls">
+    <div class="hand-row">
+      <div><h3>Your hand</h3><div class="cards">${hand.length ? hand.map((c, i) => html`<${Card} key=${i} creature=${c} w=${w}
+        id=${`hand-${i}`} selected=${i === ui.card} onClick=${() => { ui.card = i; changed(); }}/>`) : html`<p class="muted">empty</p>`}</div></div>
+      <div><h3>Your offer</h3>${view.offer ? html`<div class="offer-mine"><${Card} creature=${view.offer.card} w=${w} small/> <${CallBadge} call=${view.offer.call} w=${w}/></div>` : html`<p class="muted">none</p>`}</div>
+      <div class="pack muted">Pack ${view.packs[me]} · limit ${view.hand_limit}</div>
+    </div>
+    <h3 class="calls-title">${selected ? `Call with your ${w.name(selected)}:` : "No card to call with."}</h3>
+    <div class="calls" role="group" aria-label="Calls">
+      ${w.chain.map((c, i) => html`<${Control} key=${c} id=${`call-${c}`} cls=${`callbtn c${i} ${offerCall === c ? "current" : ""}`}
+        action=${callAction(c)} reason=${over ? reasonOver : "You have no card to call with."}
+        title=${selected ? `${w.sound(c)} with your ${w.name(selected)}: ${intent(selected, c, w)} (key ${CALL_KEYS[i]})` : ""}
+        data-call=${c} label=${`${w.sound(c)} (the ${w.name(c)}'s Call, key ${CALL_KEYS[i]})`}
+        onPress=${() => Sound.play(w.voice(c))}>
+        <span class="shape" aria-hidden="true">${w.shape(c)}</span> ${w.sound(c)}</${Control}>`)}
+    </div>
+    <div class="actions row">
+      <${Control} id="draw" action=${legalWhere(legal, (a) => a.do === "draw")} data-action="draw"
+        reason=${over ? reasonOver : view.packs[me] === 0 ? "Your Pack is empty." : full ? `Your hand and offer already hold ${view.hand_limit} cards, the limit.` : "You cannot draw now."}>Draw (d)</${Control}>
+      <${Control} id="withdraw" action=${legalWhere(legal, (a) => a.do === "withdraw")} data-action="withdraw"
+        reason=${over ? reasonOver : "You have no offer out to take back."}>Take offer back (b)</${Control}>
+      <${Control} id="discard" action=${legalWhere(legal, (a) => a.do === "discard" && a.card === hand[ui.card])} data-action="discard"
+        title="Throw the selected card face-down to the Watering Hole; it scores nothing."
+        reason=${over ? reasonOver : "Select a card in your hand to discard (your offer cannot be discarded)."}>Discard ${hand[ui.card] ? w.name(hand[ui.card]) : ""} (x)</${Control}>
+      <${Control} id="reveal-own" action=${legalWhere(legal, (a) => a.do === "reveal_own")} data-action="reveal_own"
+        title="Turn your own offer face-up: it goes to the Watering Hole, scores nothing, and your asks lapse."
+        reason=${over ? reasonOver : "You have no offer out to flip."}>Flip own offer</${Control}>
+    </div>
+    ${view.objective ? html`<p>Your objective: <b>${view.objective.title}</b> (${plural(view.objective.points, "point")})</p>` : null}
+    <${CallsTable} card=${selected} w=${w}/>
+    <p class="keys">Keys: <kbd>1</kbd>-<kbd>3</kbd> pick a card · <kbd>q w e r t</kbd> Call ${w.chain.map((c) => w.shape(c)).join("")} · <kbd>g</kbd> meet · <kbd>d</kbd> draw · <kbd>b</kbd> take back · <kbd>x</kbd> discard · <kbd>m</kbd> sound</p>
+  </section>` : null;
+
+  const others = view.players.filter((p) => p !== me);
+  const playersBox = html`<section class="box players-box" aria-label="players and their Calls">
+    <ul class="players plain" id="players">${others.map((p, i) => {
       const askedMe = asks.some(([a, b]) => a === p && b === me);
       const iAsked = asks.some(([a, b]) => a === me && b === p);
+      const meet = mine ? legalWhere(legal, (a) => a.do === "meet" && a.with === p) : null;
       const call = view.calls[p];
-      return h("div", { class: `player ${p === me ? "me" : ""}`, "data-player": p },
-        h("h3", {}, p, h("span", {}, `${view.scores[p]} pts`)),
-        h("div", { class: "muted" }, `Pack ${view.packs[p]} · hand ${view.hand_sizes[p]}`),
-        h("div", { class: "row" }, call ? facedown(call) : h("span", { class: "muted" }, "no Call")),
-        askedMe ? h("div", { class: "ask" }, `${p} asks to meet you!`) : null,
-        iAsked ? h("div", { class: "muted" }, `you asked ${p} to meet`) : null,
-        meet ? h("button", { type: "button", class: "primary meet", "data-meet": p, onclick: () => ctx.send(meet) }, askedMe ? `Meet ${p} now` : `Ask ${p} to meet`) : null,
-        h("div", {}, h("small", {}, "Den: "), (view.dens[p] || []).map((c) => card(c.creature, { small: true, title: `${c.creature} from ${c.owner}'s Pack` }))));
-    })));
-    const hole = view.watering_hole;
-    children.push(h("div", { class: "grid" },
-      h("section", { class: "box", id: "watering-hole" }, h("h2", {}, "Watering Hole"),
-        h("div", {}, hole.face_up.map((c) => card(c.creature, { small: true, title: `${c.owner}'s ${c.creature}` }))),
-        h("p", { class: "muted" }, "face-down: ", Object.entries(hole.face_down).map(([p, n]) => `${p} ${n}`).join(", "))),
-      h("section", { class: "box" }, h("h2", {}, "Meetings"),
-        h("ol", { class: "meetings", id: "meetings" }, (view.meetings || []).map((m) => h("li", {}, describe(m)))))));
-    return h("div", { id: "wild-board" }, children);
+      return html`<li key=${p} class=${`player ${lastBy.has(p) ? "last-move" : ""}`} data-player=${p}>
+        <span class="pname"><b>${p}</b> ${askedMe ? html`<small class="ask">asks to meet you!</small>`
+          : iAsked ? html`<small class="asked">you asked to meet</small>`
+            : html`<small class="muted">${view.scores[p]} pts · hand ${view.hand_sizes[p]} · Pack ${view.packs[p]}</small>`}</span>
+        <span class="pcall">${call ? html`<span class="facedown" aria-hidden="true">?</span> <${CallBadge} call=${call} w=${w}/>` : html`<span class="muted">no Call</span>`}</span>
+        ${mine ? html`<${Control} id=${controlId("meet", i)} cls=${`meet ${askedMe ? "primary" : ""}`} action=${meet} reason=${meetReason(p)}
+          data-meet=${p} title=${askedMe ? `${p} asked you: meet now (key g)` : `Ask ${p} to meet (key g)`}>${askedMe ? "Meet now" : "Meet"}</${Control}>` : null}
+      </li>`;
+    })}</ul>
+  </section>`;
+
+  const hole = view.watering_hole;
+  const status = html`<div class="status row" id="status">
+    <span class="banner" id="turn">${over ? "The game is over." : mine ? `You are ${me}. Offer a card with a Call; meet a player making the same Call.` : "Watching: every Call is heard, every card is face-down until it meets."}</span>
+    ${timers && timers.nightfall !== undefined && !over ? html`<${Countdown} id="nightfall" label="Nightfall in" seconds=${timers.nightfall} urgent=${20}/>` : null}
+  </div>`;
+
+  return html`<div id="wild-board" class="board wild">
+    ${status}
+    <div class="wild-top">${meBox}${playersBox}</div>
+    <div class="grid">
+      <section class="box" id="dens"><h2>Dens</h2>
+        <ul class="plain">${view.players.map((p) => html`<li key=${p} data-den=${p}><b>${p === me ? "You" : p}</b> (${view.scores[p]} pts): <span class="den">${(view.dens[p] || []).length ? view.dens[p].map((c, i) => html`<${Card} key=${i} small creature=${c.creature} w=${w} title=${`${w.name(c.creature)} from ${c.owner}'s Pack`}/>`) : html`<span class="muted">empty</span>`}</span></li>`)}</ul>
+      </section>
+      <${FoodChain} w=${w} highlight=${selected}/>
+      <section class="box" id="watering-hole"><h2>Watering Hole</h2>
+        <div>${hole.face_up.map((c, i) => html`<${Card} key=${i} small creature=${c.creature} w=${w} title=${`${c.owner}'s ${w.name(c.creature)}`}/>`)}</div>
+        <p class="muted">Face-down: ${Object.entries(hole.face_down).map(([p, n]) => `${p} ${n}`).join(", ")}</p>
+      </section>
+    </div>
+  </div>`;
+}
+
+// ------------------------------------------------------------------ keys
+
+function keys(e, { view, legal, me, send, info }) {
+  if (!me || !view.hand) return false;
+  const w = words(info.vocabulary);
+  const hand = view.hand;
+  const n = Number(e.key);
+  if (n >= 1 && n <= hand.length) { ui.card = n - 1; changed(); return true; }
+  const selected = hand[ui.card] || (view.offer ? view.offer.card : null);
+  const once = (pred, control) => { const a = legal.find(pred); if (a) send(a, control); return true; };
+  const i = CALL_KEYS.indexOf(e.key);
+  if (i >= 0 && i < w.chain.length) {
+    const call = w.chain[i];
+    Sound.play(w.voice(call));
+    return once((a) => a.do === "call" && a.card === selected && a.call === call, `call-${call}`);
   }
-
-  function button(ctx, name, pred, label) {
-    const action = has(ctx.legal, pred);
-    return h("button", { type: "button", "data-action": name, disabled: !action, onclick: () => ctx.send(action) }, label);
+  if (e.key === "d") return once((a) => a.do === "draw", "draw");
+  if (e.key === "b") return once((a) => a.do === "withdraw", "withdraw");
+  if (e.key === "x") return once((a) => a.do === "discard" && a.card === hand[ui.card], "discard");
+  if (e.key === "g") {
+    // one message: agree with whoever asked you, else ask the first player on your Call
+    const asked = (view.asks || []).filter(([, b]) => b === me).map(([a]) => a);
+    const meet = legal.find((a) => a.do === "meet" && asked.includes(a.with)) || legal.find((a) => a.do === "meet");
+    if (meet) send(meet, controlId("meet", view.players.filter((p) => p !== me).indexOf(meet.with)));
+    return true;
   }
+  return false;
+}
 
-  function rerender() { window.render(); }
+function Rules() {
+  return html`<${HowToPlay} title="Call of the Wild">
+    <p>There are no turns: everyone acts whenever they like.</p>
+    <ol>
+      <li><b>Offer</b>: put a card from your hand face-down and make one of the five <b>Calls</b> (a creature's sound). It need not be your card's own Call: that is the bluff. <${Ruling}>You have one offer at a time; calling again takes the old offer back first.</${Ruling}></li>
+      <li><b>Meet</b>: when another player makes the same Call as you, press <b>Meet</b>. <${Ruling}>Both must ask: the first ask is public and waits, the second is the agreement and the meeting happens at once. An ask lapses when either of you calls again, takes the offer back or meets someone else.</${Ruling}></li>
+      <li>Both cards turn up. <b>Two of the same creature</b> on that creature's own Call <b>mate</b>: each Den takes the other's card. <b>Neighbours on the food chain</b>: the eater's owner takes both cards. <b>Two apart</b>, or two of a kind on another Call: they <b>avoid</b> each other and both cards go face-up to the Watering Hole.</li>
+      <li><b>Hunt</b>: call as the creature your card eats, and eat the honest one who answers. <b>Double-cross</b>: call two steps along the chain from your card, and eat the hunter who answers.</li>
+      <li><b>Draw</b> from your Pack while hand plus offer is under the limit. <${Ruling}>The limit is 2 cards, 3 with exactly three players, and your offer counts.</${Ruling}> <b>Discard</b> throws a hand card face-down to the Watering Hole. <b>Flip own offer</b> turns your offer up and discards it.</li>
+      <li><b>Sundown</b>: the game ends the moment a meeting uses a player's last card. <${Ruling}><b>Nightfall</b> ends it too when nobody meets for a while (the table's countdown).</${Ruling}> Hands and offers then score nothing.</li>
+      <li>1 point per card in your Den (with the mating bonus: 2 per card from another player's Pack). Highest wins; a tie goes to the most Den cards from others' Packs. <${Ruling}>Still tied: the tied players share the win.</${Ruling}></li>
+    </ol>
+  </${HowToPlay}>`;
+}
 
-  function key(e, ctx) {
-    const { view, legal, ui } = ctx;
-    if (!view.hand) return;
-    const n = Number(e.key);
-    if (n >= 1 && n <= view.hand.length) { ui.card = view.hand[n - 1]; rerender(); return; }
-    const i = CALL_KEYS.indexOf(e.key);
-    const pick = (pred) => { const a = legal.find(pred); if (a) ctx.send(a); };
-    if (i >= 0) { Sound.play(CREATURES[i]); pick((a) => a.do === "call" && a.card === ui.card && a.call === CREATURES[i]); }
-    else if (e.key === "d") pick((a) => a.do === "draw");
-    else if (e.key === "b") pick((a) => a.do === "withdraw");
-    else if (e.key === "x") pick((a) => a.do === "discard" && a.card === ui.card);
-    else if (e.key === "g") {
-      const asked = (view.asks || []).filter(([, b]) => b === view.you).map(([a]) => a);
-      pick((a) => a.do === "meet" && asked.includes(a.with)) || pick((a) => a.do === "meet");
-    }
-  }
+function Results({ summary, winners, me, info }) {
+  const w = words(info.vocabulary);
+  const players = Object.keys(summary.scores || {});
+  const kind = (m, p) => (m.cards[p] === m.call ? "honest" : "hunting");
+  const ms = summary.meetings || [];
+  return html`<table class="results-table">
+      <thead><tr><th scope="col">player</th><th scope="col">score</th><th scope="col">Den</th></tr></thead>
+      <tbody>${players.map((p) => html`<tr key=${p}><td class=${winners.includes(p) ? "winner" : ""}>${winners.includes(p) ? "🏆 " : ""}${p}</td>
+        <td>${summary.scores[p]}</td><td>${(summary.dens[p] || []).map((c) => `${w.name(c.creature)} (from ${c.owner})`).join(", ") || "empty"}</td></tr>`)}</tbody>
+    </table>
+    <div id="reveal"><h3>Who hunted whom</h3>
+      ${ms.length ? html`<ol>${ms.map((m, i) => html`<li key=${i}>${meetingSentence(m, w, me)} (${m.players.map((p) => `${p} held a ${w.name(m.cards[p])}: ${kind(m, p)}`).join("; ")})</li>`)}</ol>` : html`<p>Nobody met.</p>`}
+      <p>${summary.ended_by && summary.ended_by.length ? `Sundown brought by ${listing(summary.ended_by)}.` : "The game ended without a Sundown (Nightfall, or nobody had cards left)."}</p>
+    </div>`;
+}
 
-  // Every Call heard at the table plays its creature's sound.
-  function onEvents(events, previous) {
-    if (!previous) return;
-    for (const ev of events || []) if (ev.do === "call") Sound.play(ev.call);
-  }
-
-  function reveal(summary) {
-    const ms = summary.meetings || [];
-    const kind = (m, p) => m.cards[p] === m.call ? "honest" : "hunting";
-    return h("div", { id: "reveal" }, h("h3", {}, "Who hunted whom"),
-      ms.length ? h("ol", {}, ms.map((m) => h("li", {}, describe(m), " (",
-        m.players.map((p) => `${p} held ${m.cards[p]}: ${kind(m, p)}`).join("; "), ")"))) : h("p", {}, "Nobody met."),
-      summary.ended_by && summary.ended_by.length ? h("p", {}, `Sundown brought by ${summary.ended_by.join(" & ")}.`) : h("p", {}, "The game ended without a Sundown."));
-  }
-
-  return { render, key, onEvents, reveal, card };
-})();
+export default { Board, Rules, Results, narrate, hear, keys };

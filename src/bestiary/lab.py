@@ -1,0 +1,125 @@
+"""The balance lab from Python: play seeded bot games and get pandas DataFrames back.
+
+Needs the ``lab`` extra (``pip install 'bestiary[lab]'``: pandas and pyarrow). Everything here is
+what ``bestiary sim`` does (docs/sim.md), with the same seeds, so a notebook and the command line
+give the same numbers::
+
+    from bestiary import lab
+
+    games = lab.play("wild", ["reader", "hunter"], players=4, games=200, seed=1)
+    games.groupby("ending").size()
+
+    run = lab.experiment("wild", ["reader", "honest", "hunter", "trickster"], games=500,
+                         compare={"mating_bonus": True})
+    lab.paired(run)           # per bot, seat and metric: both arms, difference, 95% interval
+    lab.table(run)            # every game of every arm, one row each
+    run.base.summary.to_json()
+
+A custom bot is a ``module:Factory`` name in ``bots`` (``factory(player, rng) -> Agent``), as on
+the command line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bestiary.sim.arms import Arm, SweepKey, describe_value
+from bestiary.sim.commands import check_arm
+from bestiary.sim.experiment import Experiment, run_experiment
+from bestiary.sim.frames import frame
+from bestiary.sim.paired import Comparison
+from bestiary.sim.parallel import run_games
+from bestiary.sim.runner import GameResult, GameSpec
+from bestiary.sim.table import game_rows
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Experiment", "experiment", "paired", "play", "table"]
+
+
+def _player(jobs: int) -> Any:
+    def play(specs: Sequence[GameSpec], label: str) -> list[GameResult]:
+        return list(run_games(specs, jobs=jobs))
+
+    return play
+
+
+def experiment(
+    game: str,
+    bots: Sequence[str],
+    players: int = 4,
+    games: int = 1000,
+    seed: int | Sequence[int] = 1,
+    options: Mapping[str, Any] | None = None,
+    compare: Mapping[str, Any] | None = None,
+    sweep: Mapping[str, Sequence[Any]] | None = None,
+    jobs: int = 1,
+) -> Experiment:
+    """Play a baseline, optionally a ``compare`` arm (options changed) and one arm per
+    ``sweep`` value (key -> values; keys as for ``--sweep``: ``players``, ``bots`` with tuples
+    of names, or a game option), all on the same seeds. A list of seeds pools runs."""
+    base = Arm("base", game, players, tuple(bots), dict(options or {}))
+    check_arm(base)
+    other = None
+    if compare:
+        changes = ", ".join(f"{k}={describe_value(v)}" for k, v in compare.items())
+        other = Arm(f"compare ({changes})", game, players, tuple(bots), {**base.options, **compare})
+        check_arm(other)
+    sweeps = [SweepKey(k, tuple(v)) for k, v in (sweep or {}).items()]
+    for key in sweeps:
+        for value in key.values:
+            check_arm(base.changed(key.key, value, key.key))
+    seeds = [seed] if isinstance(seed, int) else list(seed)
+    return run_experiment(base, games, seeds, _player(jobs), other, sweeps)
+
+
+def play(
+    game: str,
+    bots: Sequence[str],
+    players: int = 4,
+    games: int = 1000,
+    seed: int = 1,
+    options: Mapping[str, Any] | None = None,
+    jobs: int = 1,
+) -> pd.DataFrame:
+    """One row per game (columns: docs/sim.md, "Data out")."""
+    return table(experiment(game, bots, players, games, seed, options, jobs=jobs))
+
+
+def table(run: Experiment) -> pd.DataFrame:
+    """Every game of every arm of ``run``, one row each; the ``arm`` column tells them apart."""
+    return frame(game_rows((p.arm.label, p.results) for p in run.arms()))
+
+
+def paired(run: Experiment | Comparison) -> pd.DataFrame:
+    """The paired comparison as rows: what (bot, seat, score, metric), label, each arm's mean,
+    the difference, its 95% interval and how many games changed."""
+    comparison = run.paired if isinstance(run, Experiment) else run
+    if comparison is None:
+        raise ValueError("this experiment has no compare arm")
+    rows = []
+    for what, group in (
+        ("win_rate", comparison.bots),
+        ("score", comparison.scores),
+        ("seat_win_rate", comparison.seats),
+        ("metric", comparison.metrics),
+    ):
+        for row in group:
+            rows.append(
+                {
+                    "what": what,
+                    "label": row.label,
+                    "base": row.base.mean,
+                    "other": row.other.mean,
+                    "difference": row.diff.mean,
+                    "low": row.diff.low,
+                    "high": row.diff.high,
+                    "games": row.diff.n,
+                    "games_changed": row.changed,
+                }
+            )
+    import pandas as pd
+
+    return pd.DataFrame(rows)

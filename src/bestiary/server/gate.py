@@ -1,0 +1,172 @@
+"""The door of the server: how many TCP connections it keeps, from whom, and for how long.
+
+uvicorn accepts every connection and waits for a request forever; a few thousand silent or
+slowloris connections then hold every descriptor. :func:`gated_protocols` wraps uvicorn's own
+HTTP and WebSocket protocols so that every connection passes the :class:`Gate` first:
+
+- at most ``max_connections`` in all and ``max_per_address`` from one peer address (a proxy the
+  operator trusts is not counted per address here: its clients are counted by their forwarded
+  address when they open a table socket, see ``app.py``);
+- when the server is full, the oldest connection that has not yet sent a whole request is
+  closed to make room (a flood of idle connections cannot lock a new client out); only when
+  every connection is busy is the newcomer refused;
+- a request (headers and body) must arrive within ``header_timeout`` seconds of the connection
+  or of its first byte, else the connection is closed (slowloris).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+@dataclass
+class _Entry:
+    address: str | None  # None: a trusted proxy, not counted per address
+    busy: bool = False  # has sent a whole request (or is a WebSocket)
+
+
+class Gate:
+    """Every open connection by its transport; admission, eviction and release."""
+
+    def __init__(
+        self, max_connections: int, max_per_address: int, trusted: tuple[str, ...] = ()
+    ) -> None:
+        self.max_connections = max_connections
+        self.max_per_address = max_per_address
+        self.trusted = tuple(ipaddress.ip_network(t) for t in trusted)
+        self._open: dict[asyncio.BaseTransport, _Entry] = {}  # insertion order = age
+        self._per_address: Counter[str] = Counter()
+        self.refused = 0
+        self.evicted = 0
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        """Count a new connection in, or say no (the caller closes it)."""
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+        address = None if self._trusted(host) else host
+        if address is not None and self._per_address[address] >= self.max_per_address:
+            self.refused += 1
+            return False
+        if len(self._open) >= self.max_connections and not self._evict_idle():
+            self.refused += 1
+            return False
+        self._open[transport] = _Entry(address)
+        if address is not None:
+            self._per_address[address] += 1
+        return True
+
+    def _trusted(self, host: str) -> bool:
+        if not self.trusted:
+            return False
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.trusted)
+
+    def _evict_idle(self) -> bool:
+        for transport, entry in self._open.items():
+            if not entry.busy:
+                self.evicted += 1
+                self.release(transport)
+                transport.close()
+                return True
+        return False
+
+    def busy(self, transport: asyncio.BaseTransport) -> None:
+        entry = self._open.get(transport)
+        if entry is not None:
+            entry.busy = True
+
+    def idle(self, transport: asyncio.BaseTransport) -> None:
+        """Between two requests of a kept-alive connection: may be evicted again."""
+        entry = self._open.get(transport)
+        if entry is not None:
+            entry.busy = False
+
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        entry = self._open.pop(transport, None)
+        if entry is not None and entry.address is not None:
+            self._per_address[entry.address] -= 1
+            if not self._per_address[entry.address]:
+                del self._per_address[entry.address]
+
+
+def gated_protocols(
+    gate: Gate, header_timeout: float
+) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
+    """uvicorn's HTTP (httptools) and WebSocket protocol classes, behind ``gate``."""
+
+    class GatedWebSocket(WebSocketsSansIOProtocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+    class GatedHttp(HttpToolsProtocol):
+        _late: asyncio.TimerHandle | None = None
+        _admitted = False
+        _in_request = False
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            if not gate.admit(transport):
+                transport.abort()  # no response: a refused flood costs nothing to write
+                return
+            self._admitted = True
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if not self._admitted:
+                return  # refused at the door: uvicorn never saw it
+            self._disarm()
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self._late is None and not self._in_request:
+                self._arm()  # the first byte of a kept-alive connection's next request
+            self._in_request = True
+            super().data_received(data)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._late = self.loop.call_later(header_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._late is not None:
+                self._late.cancel()
+                self._late = None
+
+        def _too_slow(self) -> None:
+            self._late = None
+            transport: Any = self.transport
+            if transport.get_protocol() is self and not transport.is_closing():
+                gate.release(transport)
+                transport.close()
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            gate.busy(self.transport)
+            super().on_message_complete()
+
+        def on_response_complete(self) -> None:
+            self._in_request = False
+            gate.idle(self.transport)
+            super().on_response_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._disarm()
+            gate.busy(self.transport)
+            super().handle_websocket_upgrade()
+
+    return GatedHttp, GatedWebSocket

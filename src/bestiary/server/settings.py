@@ -1,0 +1,50 @@
+"""What the operator decides for the whole server: its limits, timeouts, decks and proxies.
+
+Every field is a ``bestiary serve`` flag of the same name (docs/server.md, docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """The server's limits (counts, seconds, bytes) and the operator's choices."""
+
+    max_connections: int = 1000  # open TCP connections in all
+    max_per_address: int = 50  # open connections (and table sockets) from one client address
+    hello_timeout: float = 10.0  # a table socket must say hello within this
+    header_timeout: float = 10.0  # a request's headers and body must arrive within this
+    idle_timeout: float = 30.0  # a kept-alive HTTP connection, or a socket answering no ping
+    max_body_bytes: int = 4096  # an HTTP request body
+    tables_per_minute: float = 10.0  # new tables one client address may open
+    open_table_seconds: float = 3600.0  # an open table nobody joins or starts expires
+    max_spectators: int = 200  # watchers of one table
+    allow_seeds: bool = False  # `POST /start` may choose the deal (testing servers only)
+    trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed
+    decks: Path | None = None  # the operator's folder of critters deck files
+
+    def __post_init__(self) -> None:
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy)
+            except ValueError:
+                raise ValueError(
+                    f"trusted-proxy {proxy!r} is not an IP address or network"
+                ) from None
+        for name in ("max_connections", "max_per_address", "max_body_bytes", "max_spectators"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name.replace('_', '-')} must be at least 1")
+        for name in (
+            "hello_timeout",
+            "header_timeout",
+            "idle_timeout",
+            "tables_per_minute",
+            "open_table_seconds",
+        ):
+            value = getattr(self, name)
+            if not 0 < value < float("inf"):
+                raise ValueError(f"{name.replace('_', '-')} must be a positive number")

@@ -1,0 +1,172 @@
+// The client's one store: what the server said, what the player chose, and the table's socket.
+// Components read `store` and re-render when `changed()` is called; nothing else holds state.
+
+export const store = {
+  games: [], // GET /api/games: every game's title, summary, options, vocabulary, bots
+  route: { page: "lobby" },
+  table: null, // lobby info of the table on screen
+  state: null, // latest `state` message
+  me: null, // {seat, player}
+  log: [], // [{seq, text, by}] plain sentences, oldest first
+  logFrom: null, // seq the log starts at, when joined mid-game
+  notes: {}, // control id -> sentence: why the server refused what that control sent
+  received: 0, // performance.now() when the latest state arrived (timers count from it)
+  tableReceived: 0, // ... and the latest table message (grace periods count from it)
+  toast: "",
+};
+
+const listeners = new Set();
+export function subscribe(fn) { listeners.add(fn); return () => listeners.delete(fn); }
+export function changed() { for (const fn of listeners) fn(); }
+
+export function gameInfo(name) {
+  return store.games.find((g) => g.name === name) || null;
+}
+
+let toastTimer = null;
+export function toast(text) {
+  store.toast = text;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { store.toast = ""; changed(); }, 4000);
+  changed();
+}
+
+export async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const detail = typeof data.detail === "string" ? data.detail : "the server refused that request.";
+    throw new Error(detail);
+  }
+  return data;
+}
+
+const seatsKey = "bestiary.seats";
+export function savedSeat(code) { return JSON.parse(localStorage.getItem(seatsKey) || "{}")[code] || null; }
+export function saveSeat(code, seat) {
+  const all = JSON.parse(localStorage.getItem(seatsKey) || "{}");
+  if (seat) all[code] = seat; else delete all[code];
+  localStorage.setItem(seatsKey, JSON.stringify(all));
+}
+export function defaultName() { return localStorage.getItem("bestiary.name") || ""; }
+
+// ------------------------------------------------------------------ the table's socket
+
+let socket = null;
+let nextRef = 1;
+const sentBy = new Map(); // ref -> control id, to show a refusal next to its control
+let onEvents = null; // (events, before, after) -> [{text, by}] from the game's board module
+
+export function closeTable() {
+  if (socket) { socket.onclose = null; socket.close(); socket = null; }
+  Object.assign(store, { table: null, state: null, me: null, log: [], logFrom: null, notes: {} });
+  sentBy.clear();
+}
+
+export function openTable(code, token, narrate) {
+  closeTable();
+  onEvents = narrate;
+  connect(code, token);
+}
+
+function connect(code, token) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${code}`);
+  socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", v: 1, token }));
+  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    toast("Connection lost; reconnecting...");
+    setTimeout(() => { if (socket === ws) connect(code, token); }, 1000);
+  };
+}
+
+// Send one action for the control `control` (an id string); returns the request's ref.
+export function send(action, control) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    note(control, "Not connected to the table right now; try again in a moment.");
+    return null;
+  }
+  const ref = nextRef++;
+  sentBy.set(ref, control);
+  if (sentBy.size > 200) sentBy.delete(sentBy.keys().next().value);
+  socket.send(JSON.stringify({ type: "action", action, ref }));
+  return ref;
+}
+
+// A sentence shown next to a control: the server's refusal, or why the control is disabled.
+const noteTimers = {};
+export function note(control, text) {
+  if (!control) { toast(text); return; }
+  store.notes = { ...store.notes, [control]: text };
+  clearTimeout(noteTimers[control]);
+  noteTimers[control] = setTimeout(() => { forget(control); changed(); }, 6000);
+  changed();
+}
+function forget(control) {
+  if (!(control in store.notes)) return;
+  const { [control]: _, ...rest } = store.notes;
+  store.notes = rest;
+}
+
+const logKey = (code) => `bestiary.log.${code}`;
+
+function receive(message) {
+  if (message.type === "welcome") {
+    store.me = { seat: message.seat, player: message.player };
+    store.table = message.table;
+  } else if (message.type === "table") {
+    store.table = message.table;
+    store.tableReceived = performance.now();
+  } else if (message.type === "state") {
+    const before = store.state;
+    store.state = message;
+    store.received = performance.now();
+    if (message.ref !== undefined && sentBy.has(message.ref)) {
+      const control = sentBy.get(message.ref);
+      sentBy.delete(message.ref);
+      forget(control);
+    }
+    record(before, message);
+  } else if (message.type === "error") {
+    const control = sentBy.get(message.ref);
+    sentBy.delete(message.ref);
+    if ((message.code === "bad_token" || message.code === "unseated") && store.table) saveSeat(store.table.code, null);
+    // the server closes the socket after these: reconnecting would only be refused again
+    if (["bad_token", "unseated", "no_table", "full", "too_many", "bad_version"].includes(message.code)) socket = null;
+    note(control, message.message);
+    return;
+  }
+  changed();
+}
+
+// The move log: sentences for the new events; kept per table for a reload in the same tab.
+function record(before, message) {
+  const code = store.table ? store.table.code : "";
+  const gap = (n) => ({ seq: message.seq, by: null, text: `(${n} ${n === 1 ? "move" : "moves"} made while you were away ${n === 1 ? "is" : "are"} not in this log.)` });
+  if (!before) {
+    const saved = JSON.parse(sessionStorage.getItem(logKey(code)) || "null");
+    if (saved && saved.seq <= message.seq) {
+      store.log = saved.log;
+      store.logFrom = saved.from;
+      if (saved.seq < message.seq) store.log.push(gap(message.seq - saved.seq));
+    } else {
+      store.log = [];
+      store.logFrom = message.seq;
+    }
+  } else {
+    const missed = message.seq - before.seq - message.events.length;
+    if (missed > 0) store.log.push(gap(missed));
+    if (onEvents && message.events.length) {
+      const lines = onEvents(message.events, before.view, message.view, store.me && store.me.player);
+      for (const line of lines) store.log.push({ seq: message.seq, ...line });
+    }
+    if (store.log.length > 300) store.log.splice(0, store.log.length - 300);
+  }
+  try {
+    sessionStorage.setItem(logKey(code), JSON.stringify({ seq: message.seq, log: store.log, from: store.logFrom }));
+  } catch (err) { /* storage full: the log lives on in memory */ }
+}

@@ -1,0 +1,161 @@
+"""Paired comparisons: two arms played on the same game seeds, compared game by game.
+
+Game ``i`` of every arm is seeded from ``(seed, i)`` alone, so with the same players the arms
+get the same deal, the same seating and the same bot RNGs, and only the changed setting differs.
+For each bot, seat and metric the per-game difference (arm minus baseline) is averaged and given
+a Student-t interval: the luck of the deal cancels out of each difference, so the interval is
+much narrower than two separate intervals would suggest. When the arms cannot share deals (a
+different player count) the same numbers are still valid, only not narrower: the pairs are then
+independent draws (``same_deals`` is false).
+
+A bot's per-game value is its mean win share over the seats it fills in that game, so its mean
+over games equals its win rate in the summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bestiary.sim.runner import GameResult
+from bestiary.sim.stats import MeanInterval, mean_interval
+
+
+def bot_share(result: GameResult, bot: str) -> float | None:
+    """The bot's mean win share over its seats in this game (None if it did not play)."""
+    seats = [seat for seat, name in enumerate(result.bots) if name == bot]
+    return sum(result.win_share(s) for s in seats) / len(seats) if seats else None
+
+
+def bot_score(result: GameResult, bot: str) -> float | None:
+    seats = [seat for seat, name in enumerate(result.bots) if name == bot]
+    return sum(result.scores[s] for s in seats) / len(seats) if seats else None
+
+
+def game_metrics(result: GameResult) -> dict[str, float]:
+    """Per-game numbers a setting can move: length, endings, ties, 0-0, meetings by outcome."""
+    metrics = {
+        "length": float(result.length),
+        "tie": float(result.tie),
+        "zero_zero": float(result.zero_zero),
+        f"ending_{result.ended}": 1.0,
+    }
+    if result.ticks:
+        metrics["ticks"] = float(result.ticks)
+    for outcome, count in result.outcomes.items():
+        metrics[f"meetings_{outcome}"] = float(count)
+    return metrics
+
+
+@dataclass(frozen=True)
+class PairedRow:
+    """One quantity in both arms: each arm's mean, the paired difference and changed games."""
+
+    label: str
+    base: MeanInterval
+    other: MeanInterval
+    diff: MeanInterval
+    changed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base": self.base.to_json(),
+            "other": self.other.to_json(),
+            "difference": self.diff.to_json(),
+            "games_changed": self.changed,
+        }
+
+
+def paired_row(label: str, pairs: Sequence[tuple[float, float]]) -> PairedRow:
+    """Means of both arms and of their per-game difference (other minus base).
+
+    >>> row = paired_row("x", [(0.0, 1.0), (1.0, 1.0), (0.5, 0.0)])
+    >>> round(row.diff.mean, 4), row.changed
+    (0.1667, 2)
+    """
+    base = [b for b, _ in pairs]
+    other = [o for _, o in pairs]
+    return PairedRow(
+        label,
+        mean_interval(base),
+        mean_interval(other),
+        mean_interval([o - b for b, o in pairs]),
+        sum(1 for b, o in pairs if b != o),
+    )
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every paired row of two arms, and how many games changed winners at all."""
+
+    base: str
+    other: str
+    games: int
+    same_deals: bool
+    same_seats: bool
+    changed: int
+    bots: tuple[PairedRow, ...]
+    scores: tuple[PairedRow, ...]
+    seats: tuple[PairedRow, ...]
+    metrics: tuple[PairedRow, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "other": self.other,
+            "games": self.games,
+            "same_deals": self.same_deals,
+            "same_seats": self.same_seats,
+            "games_with_other_winners": self.changed,
+            "win_rate": {row.label: row.to_json() for row in self.bots},
+            "score": {row.label: row.to_json() for row in self.scores},
+            "seat_win_rate": {row.label: row.to_json() for row in self.seats},
+            "metrics": {row.label: row.to_json() for row in self.metrics},
+        }
+
+
+def _per_bot(
+    pairs: Sequence[tuple[GameResult, GameResult]],
+    value: Callable[[GameResult, str], float | None],
+) -> tuple[PairedRow, ...]:
+    bots = sorted({bot for a, b in pairs for bot in set(a.bots) & set(b.bots)})
+    rows = []
+    for bot in bots:
+        values = [(value(a, bot), value(b, bot)) for a, b in pairs]
+        rows.append(paired_row(bot, [(x, y) for x, y in values if x is not None and y is not None]))
+    return tuple(rows)
+
+
+def compare(
+    base: Sequence[GameResult],
+    other: Sequence[GameResult],
+    names: tuple[str, str] = ("base", "other"),
+) -> Comparison:
+    """Pair game ``i`` of ``base`` with game ``i`` of ``other`` (both from the same run seed)."""
+    if len(base) != len(other):
+        raise ValueError(f"arms of {len(base)} and {len(other)} games cannot be paired")
+    if any(a.seed != b.seed for a, b in zip(base, other, strict=True)):
+        raise ValueError("the arms were not played on the same game seeds")
+    pairs = list(zip(base, other, strict=True))
+    seats = min((min(len(a.bots), len(b.bots)) for a, b in pairs), default=0)
+    keys = sorted({k for a, b in pairs for k in (*game_metrics(a), *game_metrics(b))})
+    metric_rows = []
+    for key in keys:
+        values = [(game_metrics(a).get(key, 0.0), game_metrics(b).get(key, 0.0)) for a, b in pairs]
+        metric_rows.append(paired_row(key, values))
+    return Comparison(
+        base=names[0],
+        other=names[1],
+        games=len(pairs),
+        same_deals=all(len(a.bots) == len(b.bots) for a, b in pairs),
+        same_seats=all(a.bots == b.bots for a, b in pairs),
+        changed=sum(1 for a, b in pairs if a.winners != b.winners),
+        bots=_per_bot(pairs, bot_share),
+        scores=_per_bot(pairs, bot_score),
+        seats=tuple(
+            paired_row(f"seat {s + 1}", [(a.win_share(s), b.win_share(s)) for a, b in pairs])
+            for s in range(seats)
+        ),
+        metrics=tuple(metric_rows),
+    )

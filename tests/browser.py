@@ -1,0 +1,172 @@
+"""What the browser tests share: Debian's Chromium, pages seated at a table, the wire, axe-core.
+
+Screenshots go to artifacts/; BESTIARY_UPDATE_SCREENSHOTS=1 also refreshes docs/img/ (the
+README's pictures).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright import sync_api
+
+from bestiary.server.live import LiveServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+TIMEOUT_MS = 15_000
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+PAGE_ERRORS: list[str] = []  # uncaught script errors in any page: a test fails on any
+
+
+def new_page(browser: sync_api.Browser, viewport: dict[str, int] | None = None) -> sync_api.Page:
+    context = browser.new_context(
+        viewport=viewport or DESKTOP,  # type: ignore[arg-type]
+        reduced_motion="reduce",  # screenshots and timing without animations in between
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.on("pageerror", lambda err: PAGE_ERRORS.append(str(err)))
+    return page
+
+
+def screenshot(page: sync_api.Page, name: str, full_page: bool = True) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path), full_page=full_page)
+    docs = ROOT / "docs" / "img"
+    if os.environ.get("BESTIARY_UPDATE_SCREENSHOTS") == "1" and docs.is_dir():
+        shutil.copy(path, docs / name)  # refresh the README's pictures on request only
+
+
+class Wire:
+    """Every WebSocket frame a page sends and receives, parsed."""
+
+    def __init__(self, page: sync_api.Page) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.got: list[dict[str, Any]] = []
+        page.on("websocket", self._socket)
+
+    def _socket(self, ws: sync_api.WebSocket) -> None:
+        ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: self.got.append(json.loads(payload)))
+
+    def actions(self) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m["type"] == "action"]
+
+    def states(self) -> int:
+        return sum(1 for m in self.got if m["type"] == "state")
+
+    def answered(self) -> set[Any]:
+        """Refs the server answered: with a new state, or with an error saying why not."""
+        return {m.get("ref") for m in self.got if m["type"] in ("state", "error")}
+
+    def refused(self) -> list[dict[str, Any]]:
+        return [m for m in self.got if m["type"] == "error" and m.get("ref") is not None]
+
+
+def seat_page(
+    browser: sync_api.Browser,
+    server: LiveServer,
+    game: str,
+    seats: int,
+    bot: str | None,
+    options: dict[str, Any] | None = None,
+    viewport: dict[str, int] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> tuple[sync_api.Page, Wire, str]:
+    """ann at a new started table (empty seats filled with ``bot``), her page open on it."""
+    body: dict[str, Any] = {
+        "game": game,
+        "seats": seats,
+        "name": "ann",
+        "options": options or {},
+        "bots": [{"bot": bot}] * (seats - 1) if bot else [],
+        "start": bot is not None,
+        **(extra or {}),
+    }
+    with server.http() as http:
+        made = http.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        seated = made.json()
+    page = new_page(browser, viewport)
+    wire = Wire(page)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.evaluate(
+        "([code, seat]) => localStorage.setItem('bestiary.seats', JSON.stringify({[code]: seat}))",
+        [seated["code"], {"token": seated["token"], "seat": seated["seat"]}],
+    )
+    page.goto(f"{server.url}/#/t/{seated['code']}")
+    return page, wire, str(seated["code"])
+
+
+def press(page: sync_api.Page, selector: str, hold_ms: int = 120) -> None:
+    """A person's press: pointer down on the control, held ``hold_ms``, then up."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not on screen"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(hold_ms)
+    page.mouse.up()
+
+
+def wait_until(page: sync_api.Page, check: Callable[[], bool], seconds: float, what: str) -> None:
+    """Poll ``check`` while the page runs (Playwright delivers frames only while it waits)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"waited {seconds} s for {what}")
+
+
+def audit(page: sync_api.Page, where: str) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, {resultTypes: ["violations"]});
+          return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id} (${v.impact}): ` +
+              v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | "));
+        }"""
+    )
+    return [f"{where}: {line}" for line in found]
+
+
+def keyboard_critters_turn(page: sync_api.Page) -> None:
+    """One decision by keys: always allow; else the first card with a move, its first move."""
+    if page.query_selector("#allow[aria-disabled=false]"):
+        page.keyboard.press("a")
+        return
+    if "Your turn" not in page.inner_text("#turn"):
+        return
+    cards = page.locator("#my-hand .cards .card").count()
+    for i in range(min(cards, 9)):
+        page.keyboard.press(str(i + 1))
+        page.wait_for_timeout(30)
+        focused = page.evaluate(
+            "document.activeElement && document.activeElement.closest('#moves') !== null"
+        )
+        if focused:
+            page.keyboard.press("Enter")
+            return
+    page.keyboard.press("p")

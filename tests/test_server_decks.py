@@ -1,0 +1,116 @@
+"""A client never names a server path: critters decks by name (the operator's folder) or content."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from bestiary.server.live import LiveServer, TableSocket
+from bestiary.server.settings import ServerSettings
+from bestiary.server.table import TableSettings
+
+SMALL = {"kinds": {"newt": 12, "vole": 12, "wren": 12}, "wild": 2, "actions": {"no": 4}}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    folder = tmp_path_factory.mktemp("decks")
+    (folder / "small.json").write_text(json.dumps(SMALL))
+    (folder / "broken.toml").write_text("kinds = 3\n")  # skipped, with a warning for the operator
+    db = tmp_path_factory.mktemp("d") / "d.sqlite"
+    limits = ServerSettings(decks=folder, tables_per_minute=600)
+    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.01), server=limits) as live:
+        yield live
+
+
+def create(http: httpx.Client, deck: Any) -> httpx.Response:
+    return http.post(
+        "/api/tables",
+        json={"game": "critters", "seats": 2, "name": "ann", "options": {"deck": deck}},
+    )
+
+
+def test_the_decks_on_offer_are_listed_by_name(server: LiveServer) -> None:
+    with server.http() as http:
+        decks = http.get("/api/decks").json()
+    assert [d["name"] for d in decks] == ["default", "small"]
+    assert decks[1]["deck"] == SMALL
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "pyproject.toml",
+        "/etc/passwd",
+        "/dev/zero",
+        "/no/such/file.toml",
+        "../small.json",
+        "small.json",
+    ],
+)
+def test_a_path_is_never_opened_and_never_told_apart(server: LiveServer, path: str) -> None:
+    with server.http() as http:
+        answer = create(http, path)
+    assert answer.status_code == 400
+    detail = answer.json()["detail"]
+    expected = (
+        f"bad options: there is no deck called {path!r} on this server (decks: default, small)."
+    )
+    assert detail == expected  # the same sentence whether or not the path exists
+    with server.http() as http:
+        assert http.get("/api/tables").json()["total"]["open"] == 0
+
+
+def test_a_deck_by_name_and_a_deck_as_content_are_dealt(server: LiveServer) -> None:
+    custom = {"kinds": {"moth": 10, "toad": 10}, "wild": 0}
+    with server.http() as http:
+        for deck, kinds in (
+            (SMALL, ["newt", "vole", "wren"]),
+            ("small", ["newt", "vole", "wren"]),
+            (custom, ["moth", "toad"]),
+        ):
+            made = http.post(
+                "/api/tables",
+                json={
+                    "game": "critters",
+                    "seats": 2,
+                    "name": "ann",
+                    "options": {"deck": deck},
+                    "bots": [{"bot": "greedy"}],
+                    "start": True,
+                },
+            )
+            assert made.status_code == 201, made.text
+            sock = TableSocket(server, made.json()["code"], made.json()["token"])
+            view = sock.wait_state(lambda m: True)["view"]
+            assert [
+                k
+                for k in view["deck"]
+                if k not in ("wild", "no", "hop_over", "game_changer", "ultimate_collector")
+            ] == kinds
+            sock.close()
+
+
+@pytest.mark.parametrize(
+    ("deck", "says"),
+    [
+        ({"kinds": {"newt": 12}, "colour": "red"}, "the deck has unknown keys: colour"),
+        ({"kinds": {"Newt!": 12}}, "bad critter kind name"),
+        ({"kinds": {"newt": 2000}}, "from 0 to 1000"),
+        ({"kinds": {f"k{i}": 1000 for i in range(3)}}, "at most 500"),
+        ({"kinds": {f"kind_{i:04}": 1 for i in range(200)}}, "at most 2048 bytes"),
+        ({"kinds": {"newt": 2**70}}, "far too large"),
+        (7, "a deck name or a deck's content"),
+        (["newt"] * 20, "a deck's name (GET /api/decks) or a deck's content"),
+    ],
+)
+def test_bad_deck_content_is_one_sentence(server: LiveServer, deck: Any, says: str) -> None:
+    with server.http() as http:
+        answer = create(http, deck)
+    assert answer.status_code == 400
+    detail = answer.json()["detail"]
+    assert says in detail and detail.endswith(".") and detail.count(". ") == 0
