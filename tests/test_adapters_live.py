@@ -20,7 +20,7 @@ from bestiary.server.table import TableSettings
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
     db = tmp_path / "live.sqlite"
-    settings = TableSettings(bot_tick=0.002, grace_seconds=0.05, answer_seconds=0.05)
+    settings = TableSettings(tick_seconds=0.002, grace_seconds=0.05, answer_seconds=0.05)
     with LiveServer(f"sqlite:///{db}", settings) as live:
         yield live
 

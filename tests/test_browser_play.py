@@ -40,7 +40,7 @@ MANY = ServerSettings(tables_per_minute=1000)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite"
-    settings = TableSettings(bot_tick=0.35, grace_seconds=60)
+    settings = TableSettings(tick_seconds=0.35, grace_seconds=60)
     with LiveServer(f"sqlite:///{db}", settings, server=MANY) as live:
         yield live
 

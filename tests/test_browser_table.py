@@ -48,7 +48,7 @@ CALL_KEYS = "qwert"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("table") / "table.sqlite"
     # bots at the live server's speed (bestiary serve's default tick)
-    settings = TableSettings(bot_tick=0.35, grace_seconds=600)
+    settings = TableSettings(tick_seconds=0.35, grace_seconds=600)
     with LiveServer(f"sqlite:///{db}", settings, server=MANY) as live:
         yield live
 
@@ -255,7 +255,7 @@ def test_fairness_of_a_person_paced_player_is_measured(
     games = int(os.environ.get("BESTIARY_FAIRNESS_GAMES", "1"))
     tick = float(os.environ.get("BESTIARY_FAIRNESS_TICK", "0.35"))  # bestiary serve's default
     db = f"sqlite:///{tmp_path / 'fair.sqlite'}"
-    with LiveServer(db, TableSettings(bot_tick=tick), server=MANY) as s:
+    with LiveServer(db, TableSettings(tick_seconds=tick), server=MANY) as s:
         took_part, total = person_paced_games(s, browser, games)
     share = took_part / total if total else 0.0
     print(

@@ -56,9 +56,9 @@ def test_chance_is_sampled_by_the_driver_at_once_from_its_seed() -> None:
 
 
 def test_the_quiet_clock_ends_a_wild_game_at_nightfall() -> None:
-    state = WILD.new_game(["a", "b"], {"nightfall_seconds": 5}, seed=1)
+    state = WILD.new_game(["a", "b"], {"nightfall_seconds": 7}, seed=1)
     match = Match(WILD, state, {})
-    assert match.next_due() == Pace().ticks(5) == 20
+    assert match.next_due() == Pace().ticks(7) == 20
     assert match.advance(19) == [] and not state.is_over
     played = match.advance(20)
     assert [p.events for p in played] == [[{"do": "nightfall"}]] and state.ending() == "nightfall"
@@ -146,7 +146,7 @@ def test_pace_refuses_nonsense() -> None:
     for bad in ({"tick_seconds": 0}, {"tick_seconds": float("inf")}, {"reaction_ticks": ()}):
         with pytest.raises(ValueError):
             Pace(**bad)
-    assert Pace().ticks(120) == 480 and Pace().seconds(4) == 1.0
+    assert Pace().ticks(120) == 343 and Pace().seconds(20) == 7.0
 
 
 def test_bot_reaction_times_do_not_depend_on_the_cards() -> None:

@@ -23,7 +23,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     (folder / "broken.toml").write_text("kinds = 3\n")  # skipped, with a warning for the operator
     db = tmp_path_factory.mktemp("d") / "d.sqlite"
     limits = ServerSettings(decks=folder, tables_per_minute=600)
-    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.01), server=limits) as live:
+    with LiveServer(f"sqlite:///{db}", TableSettings(tick_seconds=0.01), server=limits) as live:
         yield live
 
 

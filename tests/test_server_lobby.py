@@ -15,7 +15,7 @@ from bestiary.server.table import TableSettings
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("lobby") / "lobby.sqlite"
-    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.01)) as live:
+    with LiveServer(f"sqlite:///{db}", TableSettings(tick_seconds=0.01)) as live:
         yield live
 
 

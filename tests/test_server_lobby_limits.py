@@ -98,7 +98,7 @@ def test_open_tables_nobody_starts_expire(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'e.sqlite'}"
     limits = ServerSettings(open_table_seconds=1.0)
     with (
-        LiveServer(db, TableSettings(bot_tick=0.01), server=limits) as server,
+        LiveServer(db, TableSettings(tick_seconds=0.01), server=limits) as server,
         server.http() as http,
     ):
         idle = http.post("/api/tables", json=NEW).json()["code"]

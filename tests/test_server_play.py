@@ -44,7 +44,7 @@ SEEDED = ServerSettings(allow_seeds=True, tables_per_minute=600)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("play") / "play.sqlite"
-    settings = TableSettings(bot_tick=0.005, grace_seconds=0.05, answer_seconds=0.05)
+    settings = TableSettings(tick_seconds=0.005, grace_seconds=0.05, answer_seconds=0.05)
     # seeded deals make these scenarios exact: a testing server's setting
     with LiveServer(f"sqlite:///{db}", settings, server=SEEDED) as live:
         yield live

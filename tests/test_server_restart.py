@@ -67,7 +67,7 @@ def game_survives_restart(db: str) -> None:
 def finished_games_survive_restart(db: str) -> None:
     """Finished games are listed after a restart, with the same records, and replay to the end."""
     # ann never connects: with no grace her stand-in bot plays her seat at once
-    settings = TableSettings(grace_seconds=0, bot_tick=0.001, answer_seconds=0.01)
+    settings = TableSettings(grace_seconds=0, tick_seconds=0.001, answer_seconds=0.01)
     body = {"game": "critters", "seats": 2, "name": "ann", "bots": [{"bot": "random"}]}
     records: dict[str, str] = {}
     with LiveServer(db, settings, server=SEEDED) as first, first.http() as http:

@@ -20,7 +20,7 @@ from bestiary.server.table import Table, TableSettings
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("seats") / "seats.sqlite"
     limits = ServerSettings(tables_per_minute=600, max_spectators=3)
-    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.01), server=limits) as live:
+    with LiveServer(f"sqlite:///{db}", TableSettings(tick_seconds=0.01), server=limits) as live:
         yield live
 
 

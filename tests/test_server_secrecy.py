@@ -14,7 +14,6 @@ from typing import Any
 from bestiary.core.game import get_game, replay
 from bestiary.core.records import parse_lines
 from bestiary.server.live import LiveServer, TableSocket
-from bestiary.server.protocol import public_event
 from bestiary.server.table import TableSettings
 
 
@@ -70,13 +69,13 @@ def check_messages(server: LiveServer, code: str, ann: TableSocket, watcher: Tab
             for offset, shown in enumerate(message["events"]):
                 real = events[first + offset]
                 mine = who is not None and real.get("by") == who
-                expected = dict(real) if mine else public_event(game, real)
+                expected = dict(real) if mine else states[0].redact(real, None)
                 expected.pop("t", None)
                 assert shown == expected
 
 
 def test_wild_messages_hold_no_hidden_cards(tmp_path: Path) -> None:
-    settings = TableSettings(bot_tick=0.002)
+    settings = TableSettings(tick_seconds=0.002)
     with LiveServer(f"sqlite:///{tmp_path / 's.sqlite'}", settings) as server:
         code, ann, watcher = play_to_the_end(
             server, "wild", ["random", "honest"], {"nightfall_seconds": 3}
@@ -85,7 +84,7 @@ def test_wild_messages_hold_no_hidden_cards(tmp_path: Path) -> None:
 
 
 def test_critters_messages_hold_no_hidden_cards(tmp_path: Path) -> None:
-    settings = TableSettings(bot_tick=0.002)
+    settings = TableSettings(tick_seconds=0.002)
     with LiveServer(f"sqlite:///{tmp_path / 's.sqlite'}", settings) as server:
         code, ann, watcher = play_to_the_end(server, "critters", ["greedy", "greedy"], {})
         check_messages(server, code, ann, watcher)

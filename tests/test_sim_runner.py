@@ -49,7 +49,7 @@ def test_wild_nightfall_after_nightfall_seconds_without_a_meeting() -> None:
     result = play_game(spec, bot_maker=maker)
     pace = Pace()
     assert result.ended == "nightfall"
-    assert result.ticks == pace.ticks(7) == 28  # 7 s of 0.25 s ticks, the one real-time model
+    assert result.ticks == pace.ticks(7) == 20  # 7 s of 0.35 s ticks, the one real-time model
     assert result.length == 0
     lo, hi = min(pace.reaction_ticks), max(pace.reaction_ticks)
     assert all(28 // hi <= w.asked <= 28 // lo for w in waiters)
@@ -125,7 +125,7 @@ def test_one_scripted_meeting_is_counted() -> None:
     def maker(game: str, name: str, player: str, seed: int) -> Agent:
         return Scripted(player)
 
-    spec = GameSpec(0, "wild", ("s", "s"), seed=2, options={"nightfall_seconds": 3})
+    spec = GameSpec(0, "wild", ("s", "s"), seed=2, options={"nightfall_seconds": 12})
     result = play_game(
         GameSpec(spec.index, spec.game, spec.bots, spec.seed, spec.options, keep_record=True),
         bot_maker=maker,

@@ -79,7 +79,7 @@ def test_bestiary_replay_replays_it(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("duel") / "duel.sqlite"
-    with LiveServer(f"sqlite:///{db}", TableSettings(bot_tick=0.01, grace_seconds=5)) as live:
+    with LiveServer(f"sqlite:///{db}", TableSettings(tick_seconds=0.01, grace_seconds=5)) as live:
         yield live
 
 

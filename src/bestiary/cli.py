@@ -104,6 +104,9 @@ def bench_command(
     ] = "10,50,100,200",
     seconds: Annotated[float, typer.Option(help="server: seconds per table count.")] = 15.0,
     of: Annotated[str, typer.Option("--of", help="server: critters, wild or both.")] = "both",
+    thinkers: Annotated[
+        int, typer.Option(help="server: extra tables of seven ismcts bots playing meanwhile.")
+    ] = 0,
     adapters: Annotated[
         bool, typer.Option("--adapters", help="Also time PettingZoo, Gymnasium and OpenSpiel.")
     ] = False,
@@ -130,7 +133,7 @@ def bench_command(
             counts = [int(n) for n in tables.split(",")]
         except ValueError:
             raise _fail(f"--tables should be numbers separated by commas, not {tables!r}") from None
-        run_server_bench(served, counts, seconds, echo=typer.echo)
+        run_server_bench(served, counts, seconds, echo=typer.echo, thinkers=thinkers)
         return
     _check_game(game)
     try:
@@ -182,7 +185,9 @@ def serve_command(
     answer: Annotated[
         float, typer.Option(help="critters: seconds to answer an action before it is allowed.")
     ] = 30.0,
-    bot_tick: Annotated[float, typer.Option(help="Seconds per tick of a bot's reaction.")] = 0.35,
+    tick: Annotated[
+        float, typer.Option(help="Seconds per tick of the table's clock (bots react in ticks).")
+    ] = 0.25,
     bot_pause: Annotated[
         float, typer.Option(help="critters: seconds a bot waits before its move (a default).")
     ] = 1.0,
@@ -265,7 +270,7 @@ def serve_command(
     except StoreUnavailable as exc:
         raise _fail(str(exc)) from None
     settings = TableSettings(
-        answer_seconds=answer, grace_seconds=grace, bot_tick=bot_tick, bot_pause=bot_pause
+        answer_seconds=answer, grace_seconds=grace, tick_seconds=tick, bot_pause=bot_pause
     )
     try:
         serve(host=host, port=port, db=db, settings=settings, server=limits)

@@ -7,7 +7,7 @@ an action an earlier one made illegal is skipped as a wait. Chance first deals e
 card at a time in seat order (an outcome is a creature, by its share of that Pack's cards not
 yet dealt) and, with ``objectives``, one Objective per seat. Nightfall ends a game after
 ``quiet_ticks`` ticks without a meeting (0: the game's ``nightfall_seconds`` at the core
-driver's 0.25 s ticks, 480 ticks). Rewards: the change of each seat's
+driver's 0.35 s ticks, 343 ticks). Rewards: the change of each seat's
 score; returns: the scores.
 
 Observation tensor and string: the seat's view now. Information state string: everything the

@@ -9,7 +9,7 @@ RNG shuffles; an action that an earlier one in the same tick made illegal (the p
 met someone else, the Call changed, ...) is skipped and reported, never replaced. Nightfall is
 the game's own quiet clock (option ``nightfall_seconds``): ``quiet_ticks`` only chooses the
 tick's length in seconds so that Nightfall falls after that many ticks without a meeting
-(default: the Pace's 0.25 s ticks, so 480 ticks at the default 120 s).
+(default: the Pace's 0.35 s ticks, so 343 ticks at the default 120 s).
 
 OpenSpiel makes the tick's order an explicit chance outcome: ``play_tick`` then names the order
 and the Match's shuffle follows it (``_OrderedRandom``).

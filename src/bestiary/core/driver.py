@@ -51,14 +51,16 @@ class Pace:
     """The one real-time model, with its documented defaults (docs/sim.md, docs/server.md).
 
     A tick is ``tick_seconds`` of wall time at a live table. A bot in a real-time game decides
-    again 2 to 6 ticks (0.5 to 1.5 s) after each decision: about one decision a second, a
-    person's pace. A bot in a turn-based game moves one second after its turn begins.
+    again 2 to 6 ticks (0.7 to 2.1 s) after each decision: a person's pace. Measured through
+    the browser, a person deciding about once a second takes part in a fair share of the
+    meetings at this pace (52% at a 4-seat table, fair 50%), and in 43% with 0.5-1.5 s bots
+    (docs/server.md). A bot in a turn-based game moves about a second after its turn begins.
     ``learner_every_tick`` is the RL setting: outside seats (learners) act every tick.
     """
 
-    tick_seconds: float = 0.25
+    tick_seconds: float = 0.35
     reaction_ticks: tuple[int, ...] = (2, 3, 4, 5, 6)
-    turn_pause_ticks: int = 4
+    turn_pause_ticks: int = 3
     answer_seconds: float = 30.0
     learner_every_tick: bool = False
 
@@ -131,8 +133,8 @@ class Match:
         self._last_progress = 0
         self._quiet_ticks = self._quiet_budget()
         self._asked: dict[str, int] = {}  # outside players to act, since which tick
-        # Real-time games track outside players' turns only if the game can answer for them.
-        self._outside_answers = not self.real_time or game.info.answer_timeout
+        # Outside players' waits are tracked only in a game that answers for a slow player.
+        self._answers = game.info.answer_timeout
         for player in state.players:
             agent = (agents or {}).get(player)
             if agent is not None:
@@ -326,7 +328,7 @@ class Match:
             self._wake.clear()
             self._asked.clear()
             return
-        if self.real_time and not self._outside_answers:
+        if self.real_time and not self._answers:
             return  # bots keep their own wake ticks; nobody outside has an answer clock
         acting = state.actors
         if not self.real_time:
@@ -336,6 +338,8 @@ class Match:
             for player in acting:
                 if player in self.agents and player not in self._wake:
                     self._wake[player] = self.tick + self.pace.turn_pause_ticks
+        if not self._answers:
+            return
         for player in list(self._asked):
             if player not in acting or player in self.agents:
                 del self._asked[player]

@@ -18,7 +18,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 from bestiary.core.errors import BadOption
 
@@ -121,6 +122,22 @@ def _check_deck(name: str, value: Any) -> Any:
     )
 
 
+class DeckBook(Protocol):
+    """How a game with a ``deck`` option reads decks (its content is the game's own JSON).
+
+    A front end that offers decks (the server's deck folder) asks the game's book, so it never
+    parses a game's deck itself and a client never names a file.
+    """
+
+    def default(self) -> dict[str, Any]: ...
+
+    def from_file(self, path: Path) -> dict[str, Any]:
+        """An operator's deck file as content; BadOption if it holds no deck of this game."""
+
+    def from_content(self, value: object) -> dict[str, Any]:
+        """Deck content from a request, checked like a deck file; BadOption if it is none."""
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A game's self-description, declared once in its package and registered with it.
@@ -131,6 +148,7 @@ class GameInfo:
     ``nightfall_seconds``): the driver ends a game with no progress for that long.
     ``answer_timeout``: the game has answers that the table gives for a player who lets the
     answer clock run out (critters: ``allow``; see ``State.timeout_action``).
+    ``decks``: how the game reads a ``deck`` option from a file or from content, if it has one.
     """
 
     name: str
@@ -145,6 +163,7 @@ class GameInfo:
     default_bot: str
     quiet_option: str | None = None
     answer_timeout: bool = False
+    decks: DeckBook | None = None
     _by_name: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bestiary.core.info import GameInfo, OptionSpec
 from bestiary.critters.cards import ACTION_CARDS, DEFAULT_KINDS, WILD
+from bestiary.critters.decks import DECKS
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -71,4 +72,5 @@ INFO = GameInfo(
     },
     default_bot="greedy",
     answer_timeout=True,
+    decks=DECKS,
 )

@@ -61,7 +61,7 @@ class CreateTable(BaseModel):
     bots: list[BotSeat] = Field(default_factory=list, description="Bots to seat at once.")
     answer_seconds: float | None = Field(default=None, gt=0, le=3600)
     grace_seconds: float | None = Field(default=None, ge=0, le=3600)
-    bot_tick: float | None = Field(default=None, ge=0, le=10)
+    tick_seconds: float | None = Field(default=None, gt=0, le=10)
     bot_pause: float | None = Field(
         default=None, ge=0, le=10, description="Turn-based games: seconds a bot's move waits."
     )
@@ -177,8 +177,8 @@ def create_app(
 
     @app.get("/api/decks")
     async def decks() -> list[dict[str, Any]]:
-        """The critters decks this server offers by name (``default`` and the operator's)."""
-        return [{"name": name, "deck": deck} for name, deck in lobby().decks.decks.items()]
+        """The decks this server offers by name, per game (``default`` and the operator's)."""
+        return lobby().decks.listing()
 
     @app.get("/api/tables")
     async def tables(
@@ -203,7 +203,10 @@ def create_app(
             grace_seconds=(
                 defaults.grace_seconds if request.grace_seconds is None else request.grace_seconds
             ),
-            bot_tick=defaults.bot_tick if request.bot_tick is None else request.bot_tick,
+            tick_seconds=(
+                defaults.tick_seconds if request.tick_seconds is None else request.tick_seconds
+            ),
+            think_seconds=defaults.think_seconds,
             stand_in=defaults.stand_in,
             bot_pause=defaults.bot_pause if request.bot_pause is None else request.bot_pause,
         )

@@ -1,9 +1,9 @@
-"""The critters decks a server offers: ``default`` and the operator's deck folder, by name.
+"""The decks a server offers, by name: each game's ``default`` and the operator's deck folder.
 
 A client never names a path: the folder is read once when the server starts, and a request's
-``deck`` is either one of those names or a deck's content (``{"kinds", "wild", "actions"}``,
-validated like a deck file by the game's own ``deck_from_spec``). The engine is always handed
-content, never a string, so nothing a client sends reaches the disk.
+``deck`` is either one of those names or a deck's content, read by the game's own deck book
+(``GameInfo.decks``). The engine is always handed content, never a string, so nothing a client
+sends reaches the disk. The server knows no game's deck format.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 import orjson
 
 from bestiary.core.errors import BadOption
-from bestiary.critters.cards import ACTION_CARDS, DEFAULT_DECK, WILD, Deck, deck_from_spec
-from bestiary.critters.cards import load_deck_file as read_operator_deck
+from bestiary.core.game import games
+from bestiary.core.info import GameInfo
 
 log = logging.getLogger("bestiary.server")
 
@@ -25,51 +25,52 @@ DEFAULT = "default"
 DECK_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 DECK_SUFFIXES = (".toml", ".json")
 MAX_DECK_BYTES = 2048  # a deck's content in a request, as compact JSON
-MAX_DECK_CARDS = 500  # dealing and viewing stay cheap
-
-
-def deck_content(deck: Deck) -> dict[str, Any]:
-    """A deck as a deck file's content: ``{"kinds": {...}, "wild": n, "actions": {...}}``."""
-    counts = dict(deck.counts)
-    return {
-        "kinds": {kind: counts[kind] for kind in deck.kinds},
-        "wild": counts[WILD],
-        "actions": {name: counts[name] for name in ACTION_CARDS if counts[name]},
-    }
 
 
 class DeckShelf:
-    """The decks on offer by name, read once; ``resolve`` turns a request's deck into content."""
+    """The decks on offer per game by name, read once; ``resolve`` turns a request's deck into
+    content for that game."""
 
     def __init__(self, folder: Path | None = None) -> None:
-        self.decks: dict[str, dict[str, Any]] = {DEFAULT: deck_content(DEFAULT_DECK)}
-        if folder is None:
-            return
-        for path in sorted(folder.iterdir()):
-            if path.suffix not in DECK_SUFFIXES or path.stem == DEFAULT:
+        self.decks: dict[str, dict[str, dict[str, Any]]] = {}
+        for rules in games():
+            book = rules.info.decks
+            if book is None:
                 continue
-            if not DECK_NAME.match(path.stem) or path.stem in self.decks:
-                log.warning("deck %s skipped: name it a-z, 0-9, _ or -, once", path)
-                continue
-            try:
-                self.decks[path.stem] = self._checked(read_operator_deck(path), path.stem)
-            except BadOption as err:
-                log.warning("deck %s skipped: %s", path, err)
-        log.info("decks offered: %s", ", ".join(self.decks))
+            shelf = self.decks[rules.info.name] = {DEFAULT: book.default()}
+            for path in sorted(folder.iterdir()) if folder is not None else ():
+                if path.suffix not in DECK_SUFFIXES or path.stem == DEFAULT:
+                    continue
+                if not DECK_NAME.match(path.stem) or path.stem in shelf:
+                    log.warning("deck %s skipped: name it a-z, 0-9, _ or -, once", path)
+                    continue
+                try:
+                    shelf[path.stem] = book.from_file(path)
+                except BadOption as err:
+                    log.warning("deck %s skipped for %s: %s", path, rules.info.name, err)
+            log.info("decks offered for %s: %s", rules.info.name, ", ".join(shelf))
 
-    def names(self) -> list[str]:
-        return list(self.decks)
+    def listing(self) -> list[dict[str, Any]]:
+        """Every deck on offer: its game, its name and its content."""
+        return [
+            {"game": game, "name": name, "deck": deck}
+            for game, shelf in self.decks.items()
+            for name, deck in shelf.items()
+        ]
 
-    def resolve(self, value: object) -> dict[str, Any] | None:
+    def resolve(self, info: GameInfo, value: object) -> dict[str, Any] | None:
         """The deck content for the engine (None for the default); BadOption otherwise."""
+        book, shelf = info.decks, self.decks.get(info.name, {})
+        if book is None:
+            raise BadOption(f"{info.name} has no decks")
         if isinstance(value, str):
             if value == DEFAULT:
                 return None
-            if value in self.decks:
-                return self.decks[value]
+            if value in shelf:
+                return shelf[value]
             shown = value if len(value) <= 40 else value[:40] + "..."
             raise BadOption(
-                f"there is no deck called {shown!r} on this server (decks: {', '.join(self.decks)})"
+                f"there is no deck called {shown!r} on this server (decks: {', '.join(shelf)})"
             )
         if isinstance(value, dict):
             try:
@@ -78,14 +79,5 @@ class DeckShelf:
                 raise BadOption("a deck's counts must be whole numbers from 0 to 1000") from None
             if size > MAX_DECK_BYTES:
                 raise BadOption(f"a deck's content must be at most {MAX_DECK_BYTES} bytes of JSON")
-            return self._checked(deck_from_spec(value, "the deck"), "the deck")
-        raise BadOption(
-            "option deck must be a deck's name (GET /api/decks) or a deck's content "
-            "(kinds, wild, actions)"
-        )
-
-    @staticmethod
-    def _checked(deck: Deck, where: str) -> dict[str, Any]:
-        if deck.size > MAX_DECK_CARDS:
-            raise BadOption(f"{where} has {deck.size} cards; at most {MAX_DECK_CARDS} are allowed")
-        return deck_content(deck)
+            return book.from_content(value)
+        raise BadOption("option deck must be a deck's name (GET /api/decks) or a deck's content")

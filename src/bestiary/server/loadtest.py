@@ -27,6 +27,8 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from bestiary.core.agent import bot_entries
+from bestiary.core.game import game_names, get_game
 from bestiary.server.live import free_port
 from bestiary.server.run import settle_heap
 
@@ -45,15 +47,18 @@ class Level:
     errors: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
+    probe: list[float] = field(default_factory=list)  # pings of an idle table, meanwhile
     rss_mb: float = 0.0
     server_cpu: float = 0.0  # CPU seconds the server used during the level
     client_cpu: float = 0.0  # CPU seconds this load generator used during the level
     stuck: list[Any] = field(default_factory=list)
 
-    def percentile(self, p: float) -> float:
-        if not self.latencies:
+    def percentile(self, p: float, of: list[float] | None = None) -> float:
+        """The ``p`` quantile of the move latencies (or of ``of``), in milliseconds."""
+        values = self.latencies if of is None else of
+        if not values:
             return float("nan")
-        ordered = sorted(self.latencies)
+        ordered = sorted(values)
         return 1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
     def row(self) -> str:
@@ -63,7 +68,8 @@ class Level:
             f"{self.game:9} {self.tables:6} {rate:10,.0f} {self.percentile(0.50):8.1f} "
             f"{self.percentile(0.95):8.1f} {self.percentile(0.99):8.1f} {self.rss_mb:8.0f} "
             f"{self.errors:6} {self.refused:8} {self.games:6} {cpu_rate:12,.0f} "
-            f"{self.busy(self.server_cpu):7.0f}% {self.busy(self.client_cpu):7.0f}%"
+            f"{self.busy(self.server_cpu):7.0f}% {self.busy(self.client_cpu):7.0f}% "
+            f"{self.percentile(0.50, self.probe):8.1f} {self.percentile(0.99, self.probe):8.1f}"
         )
 
     def busy(self, cpu_seconds: float) -> float:
@@ -74,7 +80,7 @@ class Level:
 HEADER = (
     f"{'game':9} {'tables':>6} {'moves/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
     f"{'RSS MB':>8} {'errors':>6} {'refused':>8} {'games':>6} {'moves/cpu-s':>12} "
-    f"{'server':>8} {'clients':>8}"
+    f"{'server':>8} {'clients':>8} {'probe50':>8} {'probe99':>8}"
 )
 
 
@@ -152,7 +158,9 @@ class Client:
 
 async def _open_table(http: httpx.AsyncClient, ws_base: str, game: str) -> Table:
     """Create a table, join its other seats and start it, all through the lobby."""
-    options = {"nightfall_seconds": 5} if game == "wild" else {}
+    # a short quiet clock (wild's Nightfall) so that stalled games end within a level
+    quiet = get_game(game).info.quiet_option
+    options = {quiet: 5} if quiet else {}
     made = (
         await http.post(
             "/api/tables", json={"game": game, "seats": SEATS, "name": "p1", "options": options}
@@ -237,8 +245,73 @@ async def _finish_plays(
         level.stuck.append((clients, [repr(p.exception()) for p in failed]))
 
 
-async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int) -> Level:
-    """Open T tables (not timed), then play for ``seconds`` and count what the clients saw."""
+async def _probe(
+    sockets: list[ClientConnection], token: str, level: Level, go: asyncio.Event, clock: list[float]
+) -> None:
+    """An idle table's player pings every 20 ms: how long the server's loop keeps it waiting."""
+    ws = sockets[0]
+    try:
+        await ws.send(orjson.dumps({"type": "hello", "v": 1, "token": token}).decode())
+        await go.wait()
+        ref = 0
+        while time.monotonic() < clock[0]:
+            ref += 1
+            sent = time.perf_counter()
+            await ws.send(orjson.dumps({"type": "ping", "ref": ref}).decode())
+            async for raw in ws:
+                message = orjson.loads(raw)
+                if message["type"] == "pong" and message.get("ref") == ref:
+                    level.probe.append(time.perf_counter() - sent)
+                    break
+            await asyncio.sleep(0.02)
+    finally:
+        for sock in sockets:
+            await sock.close()
+
+
+async def _thinking_table(
+    http: httpx.AsyncClient,
+    ws_base: str,
+    rng: random.Random,
+    go: asyncio.Event,
+    clock: list[float],
+) -> None:
+    """Games of one random player and as many bots as the table seats of the registered bot
+    that thinks longest (today critters' ``ismcts``: seven of them), one after another: the
+    bots think hard, and the probe shows whether other tables wait for them."""
+    slowest = max((e for name in game_names() for e in bot_entries(name)), key=lambda e: e.seconds)
+    seats = get_game(slowest.game).info.max_players
+    await go.wait()
+    sink = Level("thinking", 0)  # its moves are not the level's
+    while time.monotonic() < clock[0]:
+        made = (
+            await http.post(
+                "/api/tables",
+                json={
+                    "game": slowest.game,
+                    "seats": seats,
+                    "name": "p1",
+                    "start": True,
+                    "bots": [{"bot": slowest.name}] * (seats - 1),
+                },
+            )
+        ).json()
+        async with connect(f"{ws_base}/ws/{made['code']}", max_size=None) as ws:
+            client = Client(sink, random.Random(rng.random()), clock[0])
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(
+                    client.play(ws, made["token"]), max(0.1, clock[0] - time.monotonic())
+                )
+
+
+async def _run_level(
+    base: str, game: str, tables: int, seconds: float, pid: int, thinkers: int = 0
+) -> Level:
+    """Open T tables (not timed), then play for ``seconds`` and count what the clients saw.
+
+    Meanwhile an idle probe table pings the server (its loop latency), and ``thinkers``
+    tables of searching bots play, off the count.
+    """
     level = Level(game, tables)
     rng = random.Random(tables)
     ws_base = base.replace("http://", "ws://")
@@ -247,16 +320,24 @@ async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64, keepalive_expiry=1.0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         tried = await asyncio.gather(
-            *(_open_table(http, ws_base, game) for _ in range(tables)), return_exceptions=True
+            *(_open_table(http, ws_base, game) for _ in range(tables + 1)), return_exceptions=True
         )
         opened = [t for t in tried if not isinstance(t, BaseException)]
         level.errors += len(tried) - len(opened)
         go = asyncio.Event()
         clock = [0.0]
         gc.collect()  # the clients' own full collections would stall them mid-measurement
+        probe_sockets, probe_tokens = opened.pop()
         loops = [
             asyncio.ensure_future(_table_loop(http, ws_base, game, level, rng, t, go, clock))
             for t in opened
+        ]
+        loops.append(
+            asyncio.ensure_future(_probe(probe_sockets, probe_tokens[0], level, go, clock))
+        )
+        loops += [
+            asyncio.ensure_future(_thinking_table(http, ws_base, rng, go, clock))
+            for _ in range(thinkers)
         ]
         cpu_before = _cpu_seconds(pid)
         own_before = time.process_time()
@@ -272,9 +353,16 @@ async def _run_level(base: str, game: str, tables: int, seconds: float, pid: int
 
 
 def run_server_bench(
-    games: list[str], table_counts: list[int], seconds: float, echo: Any = print
+    games: list[str],
+    table_counts: list[int],
+    seconds: float,
+    echo: Any = print,
+    thinkers: int = 0,
 ) -> list[Level]:
-    """Start a server on core 0, load it from core 1, print and return one row per level."""
+    """Start a server on core 0, load it from core 1, print and return one row per level.
+
+    ``thinkers``: that many extra tables of seven ``ismcts`` bots play during every level.
+    """
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
@@ -298,7 +386,7 @@ def run_server_bench(
             levels = []
             for game in games:
                 for tables in table_counts:
-                    level = _run(_run_level(base, game, tables, seconds, server.pid))
+                    level = _run(_run_level(base, game, tables, seconds, server.pid, thinkers))
                     echo(level.row())
                     levels.append(level)
             return levels

@@ -14,7 +14,6 @@ from bestiary.core.errors import BadOption, RecordError
 from bestiary.core.game import game_names, get_game, replay
 from bestiary.core.info import GameInfo
 from bestiary.server.decks import DeckShelf
-from bestiary.server.protocol import public_event
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store
 from bestiary.server.table import Table, TableError, TableSettings, _sentence
@@ -131,7 +130,7 @@ class Lobby:
             _check_number(key, value)  # inside a deck's content too
         for spec in info.options:
             if spec.kind == "deck" and spec.name in resolved:
-                content = self.decks.resolve(resolved.pop(spec.name))
+                content = self.decks.resolve(info, resolved.pop(spec.name))
                 if content is not None:  # None: the default deck, the game's own default
                     resolved[spec.name] = content
         return resolved
@@ -229,7 +228,7 @@ class Lobby:
         frames = [{"event": None, "view": state.view(None)}]
         for event in events:
             state.apply(rules.action_from_event(event))
-            frames.append({"event": public_event(game, event), "view": state.view(None)})
+            frames.append({"event": state.redact(event, None), "view": state.view(None)})
         result = {
             "code": code,
             "game": game,

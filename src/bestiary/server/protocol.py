@@ -98,28 +98,6 @@ def _size(text: str | bytes) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-# What an event shows to seats other than the actor. Anything not listed here is public.
-# wild: a Call is heard by all, but the card under it is face-down; so is a discarded card.
-# critters: a reshuffle's order is the new Draw Pile, which nobody may see.
-_HIDDEN_KEYS: dict[tuple[str, str], frozenset[str]] = {
-    ("wild", "call"): frozenset({"card"}),
-    ("wild", "discard"): frozenset({"card"}),
-    ("critters", "reshuffle"): frozenset({"order"}),
-}
-
-
-def public_event(game: str, event: dict[str, Any]) -> dict[str, Any]:
-    """The event as a seat other than its actor (or a spectator) may see it.
-
-    >>> public_event("wild", {"by": "ann", "do": "call", "card": "snerlep", "call": "skeevil"})
-    {'by': 'ann', 'do': 'call', 'call': 'skeevil'}
-    """
-    hidden = _HIDDEN_KEYS.get((game, str(event.get("do"))))
-    if not hidden:
-        return event
-    return {k: v for k, v in event.items() if k not in hidden}
-
-
 def encode(message: dict[str, Any]) -> str:
     """A server message as compact JSON text (orjson: the table sends a lot of these)."""
     return orjson.dumps(message).decode()

@@ -2,23 +2,35 @@
 
 A table row holds the lobby (seats, options, status) and, once started, the record header;
 each applied event is one row of ``events``, so a game's record is its header plus its events
-in ``seq`` order (RECORDS.md). Writes are queued by the table actors and flushed by one writer
-in a single transaction per batch: under load many events share one commit.
+in ``seq`` order (RECORDS.md).
+
+The promise (docs/reliability.md, "Durability"): **no client ever sees an event the store has
+not committed.** Table actors queue their writes and then ask to be told when everything they
+queued is committed (:meth:`Store.commit`); only then do they send anything. One writer commits
+everything queued by every table since its last commit in one transaction (group commit: under
+load many tables' events share one commit), in a worker thread so that the event loop keeps
+serving while the disk works. A failed commit is kept, in order, and retried with backoff;
+meanwhile every watcher (each table) is told the store is down, and told again when it is back.
+A record whose events have a hole is never served as if whole: it is marked ``damaged``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     JSON,
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -32,6 +44,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+log = logging.getLogger("bestiary.server")
 
 metadata = MetaData()
 
@@ -57,7 +71,17 @@ events_table = Table(
     Column("code", String(16), ForeignKey("tables.code"), nullable=False, index=True),
     Column("seq", Integer, nullable=False),
     Column("line", Text, nullable=False),
+    Index("events_code_seq", "code", "seq", unique=True),  # a seq is written once, ever
 )
+
+DAMAGED = "damaged"  # the status of a table whose record has a hole
+
+# Retry a failed commit after 0.05 s, doubling up to 2 s: a lock or a full disk usually clears
+# within seconds, and a short first wait keeps a blip from being noticed at all.
+RETRY_FIRST = 0.05
+RETRY_MAX = 2.0
+# SQLite waits this long for another process's lock before a commit fails (and is retried).
+SQLITE_BUSY_SECONDS = 2.0
 
 
 @dataclass
@@ -102,46 +126,152 @@ def _unavailable(url: str, exc: Exception) -> StoreUnavailable:
     return StoreUnavailable(f"cannot open the database {shown}: {reason}")
 
 
+def _reason(exc: BaseException) -> str:
+    """The database's own first line (locked, read-only, disk full, connection closed...)."""
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+Write = tuple[str, dict[str, Any]]
+Watcher = Callable[[str | None], None]  # called with the reason the store is down, None: back
+
+
 class Store:
-    """The database, with a write-behind queue flushed by :meth:`run_writer`."""
+    """The database, with queued writes committed in groups by :meth:`run_writer`."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         try:
-            self.engine: Engine = create_engine(url)
-            if self.engine.dialect.name == "sqlite":
+            if make_url(url).get_backend_name() == "sqlite":
+                self.engine: Engine = create_engine(
+                    url, connect_args={"timeout": SQLITE_BUSY_SECONDS}
+                )
                 event.listen(self.engine, "connect", _sqlite_pragmas)
+            else:  # a server may drop connections (restart, pg_terminate_backend): test first
+                self.engine = create_engine(url, pool_pre_ping=True)
             metadata.create_all(self.engine)
-        except (SQLAlchemyError, ImportError) as exc:  # a missing driver is an ImportError
+        except (SQLAlchemyError, ImportError, ArgumentError) as exc:  # no driver: ImportError
             raise _unavailable(url, exc) from exc
-        self._pending: list[tuple[str, dict[str, Any]]] = []
+        self._pending: list[Write] = []
+        self._waiters: list[Callable[[], None]] = []
         self._wake = asyncio.Event()
+        self._watchers: list[Watcher] = []
+        self.down: str | None = None  # why the last commit failed, while it keeps failing
+        self._down_since = 0.0
+        # one thread does every write, in order; the event loop only queues and is told
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        # the group being written when the writer task was cancelled (shutdown) is finished here
+        self._inflight: tuple[Future[None], list[Write], list[Callable[[], None]]] | None = None
 
-    # -- writes (queued) ------------------------------------------------------------------
+    # -- writes (queued, then committed in groups) ----------------------------------------
 
     def save_table(self, row: dict[str, Any]) -> None:
         """Insert or replace a table row (lobby changes, start, finish)."""
         self._queue("table", row)
 
     def append_event(self, code: str, seq: int, line: dict[str, Any]) -> None:
-        self._queue("event", {"code": code, "seq": seq, "line": json.dumps(line)})
+        self._queue("event", {"code": code, "seq": seq, "line": orjson.dumps(line).decode()})
+
+    def commit(self, done: Callable[[], None]) -> None:
+        """Call ``done`` (on the event loop) once everything queued so far is committed."""
+        self._waiters.append(done)
+        self._wake.set()
+
+    def watch(self, watcher: Watcher) -> None:
+        """Tell ``watcher`` when commits start failing (with the reason) and when they work."""
+        self._watchers.append(watcher)
+
+    def unwatch(self, watcher: Watcher) -> None:
+        if watcher in self._watchers:
+            self._watchers.remove(watcher)
+
+    @property
+    def queued(self) -> int:
+        """Writes not yet committed."""
+        return len(self._pending)
 
     def _queue(self, kind: str, row: dict[str, Any]) -> None:
         self._pending.append((kind, row))
         self._wake.set()
 
     async def run_writer(self) -> None:
-        """Flush queued writes forever, one transaction per batch."""
+        """Commit queued writes forever: one transaction per group, retried until it holds."""
+        delay = RETRY_FIRST
         while True:
             await self._wake.wait()
             self._wake.clear()
-            self.flush()
+            batch, waiters = self._pending, self._waiters
+            if not batch and not waiters:
+                continue
+            self._pending, self._waiters = [], []
+            try:
+                if batch:
+                    self._inflight = (self._thread.submit(self._write, batch), batch, waiters)
+                    await asyncio.wrap_future(self._inflight[0])
+                    self._inflight = None
+            except (SQLAlchemyError, OSError) as exc:
+                self._inflight = None
+                # Keep the group, in front of anything queued since, and try again later.
+                self._pending = batch + self._pending
+                self._waiters = waiters + self._waiters
+                self._failed(exc, delay, len(batch))
+                await asyncio.sleep(delay)
+                delay = min(RETRY_MAX, delay * 2)
+                self._wake.set()
+                continue
+            delay = RETRY_FIRST
+            if self.down is not None:
+                self._recovered(len(batch))
+            for done in waiters:
+                try:
+                    done()
+                except Exception:  # one table's trouble is not the writer's
+                    log.exception("store: a commit callback failed")
+
+    def _failed(self, exc: BaseException, delay: float, count: int) -> None:
+        reason = _reason(exc)
+        first = self.down is None
+        if first:
+            self._down_since = time.monotonic()
+        self.down = reason
+        log.error(
+            "store: commit of %d writes failed (%s); tables paused, retrying in %.2f s",
+            count,
+            reason,
+            delay,
+        )
+        if first:
+            self._tell(reason)
+
+    def _recovered(self, count: int) -> None:
+        log.warning(
+            "store: commits work again after %.1f s (%d writes committed, none lost); "
+            "tables resume",
+            time.monotonic() - self._down_since,
+            count,
+        )
+        self.down = None
+        self._tell(None)
+
+    def _tell(self, reason: str | None) -> None:
+        for watcher in list(self._watchers):
+            try:
+                watcher(reason)
+            except Exception:
+                log.exception("store: a watcher failed")
 
     def flush(self) -> None:
-        """Write everything queued so far in one transaction."""
+        """Commit everything queued so far now, in this thread (start-up, tests, shutdown)."""
         if not self._pending:
             return
         batch, self._pending = self._pending, []
+        try:
+            self._write(batch)
+        except BaseException:
+            self._pending = batch + self._pending
+            raise
+
+    def _write(self, batch: Sequence[Write]) -> None:
         with self.engine.begin() as conn:
             events: list[dict[str, Any]] = []
             for kind, row in batch:
@@ -167,16 +297,18 @@ class Store:
     # -- reads ----------------------------------------------------------------------------
 
     def load(self, statuses: Sequence[str]) -> list[StoredTable]:
-        """Tables in the given statuses, with their events (in ``seq`` order)."""
-        self.flush()
+        """Tables in the given statuses, with their events (in ``seq`` order).
+
+        A table whose record has a hole is left out (and marked damaged, with a log line).
+        """
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables_table).where(tables_table.c.status.in_(list(statuses)))
             ).mappings()
             found = [StoredTable(**dict(r)) for r in rows]
             for table in found:
-                table.events = self._events(conn, table.code)
-        return found
+                self._read_events(conn, table)
+        return [t for t in found if t.status != DAMAGED]
 
     def exists(self, code: str) -> bool:
         """Whether a table row ``code`` is stored (queued writes aside: those are live tables)."""
@@ -185,18 +317,17 @@ class Store:
             return found.first() is not None
 
     def get(self, code: str) -> StoredTable | None:
-        self.flush()
+        """One table with its events; a record with a hole comes back with status ``damaged``."""
         with self.engine.connect() as conn:
             row = conn.execute(select(tables_table).where(tables_table.c.code == code)).first()
             if row is None:
                 return None
             table = StoredTable(**dict(row._mapping))
-            table.events = self._events(conn, code)
+            self._read_events(conn, table)
         return table
 
     def finished(self, limit: int = 50) -> list[StoredTable]:
         """The most recently finished games, newest first, without their events."""
-        self.flush()
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables_table)
@@ -206,15 +337,59 @@ class Store:
             ).mappings()
             return [StoredTable(**dict(r)) for r in rows]
 
-    @staticmethod
-    def _events(conn: Any, code: str) -> list[dict[str, Any]]:
-        lines = conn.execute(
-            select(events_table.c.line)
-            .where(events_table.c.code == code)
+    def _read_events(self, conn: Any, table: StoredTable) -> None:
+        rows = conn.execute(
+            select(events_table.c.seq, events_table.c.line)
+            .where(events_table.c.code == table.code)
             .order_by(events_table.c.seq)
-        ).scalars()
-        return [json.loads(line) for line in lines]
+        ).all()
+        table.events = [orjson.loads(line) for _, line in rows]
+        hole = next((i + 1 for i, (seq, _) in enumerate(rows) if seq != i + 1), None)
+        if hole is not None and table.status != DAMAGED:
+            log.error(
+                "table %s: its record has a hole at seq %d (%d events stored); "
+                "marked damaged, never served as a whole record",
+                table.code,
+                hole,
+                len(rows),
+            )
+            table.status = DAMAGED
+            try:
+                with self.engine.begin() as marking:
+                    marking.execute(
+                        update(tables_table)
+                        .where(tables_table.c.code == table.code)
+                        .values(status=DAMAGED)
+                    )
+            except SQLAlchemyError as exc:
+                log.error("table %s: could not mark it damaged: %s", table.code, _reason(exc))
 
-    def close(self) -> None:
-        self.flush()
+    def close(self, attempts: int = 5) -> None:
+        """Commit what is queued (retrying a few times), or say loudly what could not be."""
+        if self._inflight is not None:  # the writer was stopped mid-commit: see how it ended
+            written, batch, _ = self._inflight
+            self._inflight = None
+            if written.exception() is not None:
+                self._pending = batch + self._pending
+        delay = RETRY_FIRST
+        for attempt in range(attempts):
+            try:
+                self.flush()
+                break
+            except (SQLAlchemyError, OSError) as exc:
+                if attempt == attempts - 1:
+                    codes = sorted({row["code"] for _, row in self._pending})
+                    events = sum(1 for kind, _ in self._pending if kind == "event")
+                    log.critical(
+                        "store: shutting down with %d writes NOT committed (%d events; tables "
+                        "%s): %s",
+                        len(self._pending),
+                        events,
+                        ", ".join(codes),
+                        _reason(exc),
+                    )
+                    break
+                time.sleep(delay)
+                delay = min(RETRY_MAX, delay * 2)
+        self._thread.shutdown(wait=True)
         self.engine.dispose()

@@ -1,9 +1,18 @@
-"""One table: its seats, its connections, and the actor that alone owns the game engine.
+"""One table: its seats, its connections, and the actor that alone owns the game.
 
 Everything that touches a table goes through its inbox (:meth:`Table.post` / :meth:`Table.ask`)
-and runs, one item at a time, in the table's own task. The actor orders the incoming actions,
-numbers them (``seq``), stamps them (``t``, seconds since the start), applies them to the engine,
-stores them, and sends every seat its own view and every spectator the public one.
+and runs, one item at a time, in the table's own task. The game itself is played by the core's
+one driver (``bestiary.core.driver.Match``), which the table drives with its clock: wall time
+becomes ticks (``tick = elapsed / pace.tick_seconds``), one timer waits for ``match.next_due()``
+(bots, chance, the quiet clock, answer clocks), people's actions go in through ``match.submit``
+and a stand-in is a bot the match is given for an absent player's seat. The table numbers the
+events (``seq``), stamps them (``t``, seconds of play), has the store commit them, and only then
+sends every seat its own view of them (``state.redact``) and every spectator the public one.
+
+Bots that think (registered with a thinking time: the search bots) think off the event loop, in
+a worker thread, so that a table of them does not hold up every other table. While a table's
+bots think or its events are being committed, the jobs that would touch its game wait their
+turn (in order) rather than run beside them.
 """
 
 from __future__ import annotations
@@ -12,51 +21,117 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import random
 import secrets
+import sys
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
-from bestiary.core.agent import Agent, bot_entries, make_bot
-from bestiary.core.driver import Pace
-from bestiary.core.errors import IllegalAction
+from bestiary.core.agent import Agent, bot_entries, default_bot, make_bot
+from bestiary.core.driver import Match, Pace, Played
 from bestiary.core.game import Game, State, get_game, replay
+from bestiary.core.records import Event
 from bestiary.server.connection import Connection
 from bestiary.server.names import BadName, confusable, normalize_name
-from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message, public_event
+from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message
 from bestiary.server.store import Store, StoredTable
+from bestiary.sim.runner import derive_seeds
 
 log = logging.getLogger("bestiary.server")
-PACE = Pace()
 
 T = TypeVar("T")
 
-# Bots a seat falls back to when its player has been gone past the grace period, best first.
-STAND_IN_PREFERENCE = ("heuristic", "greedy", "basic", "honest", "random")
+_PACE = Pace()
 
 
 @dataclass(frozen=True)
 class TableSettings:
-    """How the table runs, apart from the game's own options (all in seconds)."""
+    """How the table runs, apart from the game's own options (all in seconds).
 
-    answer_seconds: float = 30.0  # critters: an unanswered action counts as `allow`
+    ``tick_seconds`` and ``answer_seconds`` are the core's one real-time model (``Pace``), with
+    its defaults; ``think_seconds`` is a bot's time budget for one decision (None: the time a
+    bot waits before it acts, see :meth:`budget`): the stand-in is the strongest bot that
+    decides within it (``core.agent.default_bot``).
+    """
+
+    answer_seconds: float = _PACE.answer_seconds  # critters: an unanswered action is `allow`
     grace_seconds: float = 30.0  # a seat left empty this long is played by a bot
-    bot_tick: float = 0.35  # one simulation tick of a bot's reaction time, live
-    stand_in: str | None = None  # which bot stands in; None = the best registered one
-    # turn-based games: the least time a bot's move waits, so people can follow it
-    # (0 for tests and load benchmarks; `bestiary serve` and the lobby's form default to 1 s)
-    bot_pause: float = 0.0
+    tick_seconds: float = _PACE.tick_seconds  # one tick of the driver's clock, live
+    stand_in: str | None = None  # which bot stands in; None = default_bot within think_seconds
+    think_seconds: float | None = None
+    # turn-based games: the time a bot's move waits, so people can follow it (None: the Pace's
+    # own, 4 ticks; `bestiary serve` and the lobby's form offer 1 s)
+    bot_pause: float | None = None
+
+    @property
+    def pace(self) -> Pace:
+        pause = _PACE.turn_pause_ticks
+        if self.bot_pause is not None:
+            pause = round(self.bot_pause / self.tick_seconds)
+        return Pace(
+            tick_seconds=self.tick_seconds,
+            answer_seconds=self.answer_seconds,
+            turn_pause_ticks=pause,
+        )
+
+    def budget(self, real_time: bool) -> float:
+        """A decision's time budget: the shortest reaction of a real-time bot (0.5 s by
+        default), the pause before a turn-based bot moves (1 s), or ``think_seconds``."""
+        if self.think_seconds is not None:
+            return self.think_seconds
+        pace = self.pace
+        return pace.seconds(min(pace.reaction_ticks) if real_time else pace.turn_pause_ticks)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "answer_seconds": self.answer_seconds,
             "grace_seconds": self.grace_seconds,
-            "bot_tick": self.bot_tick,
+            "tick_seconds": self.tick_seconds,
             "stand_in": self.stand_in,
+            "think_seconds": self.think_seconds,
             "bot_pause": self.bot_pause,
         }
+
+    @classmethod
+    def from_json(cls, stored: dict[str, Any]) -> TableSettings:
+        """Settings as stored with a table (keys this version does not know are ignored)."""
+        known = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in stored.items() if k in known})
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class TableClock:
+    """A table's time: monotonic seconds, and a scheduler. Tests step a fake one."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def later(self, delay: float, callback: Callable[[], None]) -> Handle:
+        return asyncio.get_running_loop().call_later(delay, callback)
+
+
+# Bots think here, off the event loop. Two threads: a second table's bots need not queue
+# behind a long search (the GIL shares one core between them and the loop either way).
+_THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
+# A searching bot holds the GIL for up to the interpreter's switch interval (5 ms) each time the
+# loop wants it back; 1 ms keeps other tables' latency near flat while bots think.
+THINKING_SWITCH_SECONDS = 0.001
+
+
+def _think(match: Match, to_tick: int) -> list[Played]:
+    if sys.getswitchinterval() > THINKING_SWITCH_SECONDS:
+        sys.setswitchinterval(THINKING_SWITCH_SECONDS)
+    return match.advance(to_tick)
+
+
+STORAGE_DOWN = "storage unavailable, retrying; the game is paused and nothing is lost."
 
 
 def hash_token(token: str) -> str:
@@ -71,9 +146,9 @@ class Seat:
     token_hash: str | None = None
     connections: set[Connection] = field(default_factory=set)
     agent: Agent | None = None  # the bot playing this seat (a bot seat or a stand-in)
-    wake: asyncio.TimerHandle | None = None
-    grace: asyncio.TimerHandle | None = None
-    grace_due: float = 0.0  # monotonic time the grace period ends (while `grace` runs)
+    agent_name: str | None = None  # that bot's registered name
+    grace: Handle | None = None
+    grace_due: float = 0.0  # table-clock time the grace period ends (while `grace` runs)
 
     @property
     def is_open(self) -> bool:
@@ -107,6 +182,7 @@ class Table:
         seats: int,
         store: Store,
         settings: TableSettings,
+        clock: TableClock | None = None,
     ) -> None:
         self.code = code
         self.game_name = game
@@ -115,26 +191,35 @@ class Table:
         self.seats = [Seat(i) for i in range(seats)]
         self.store = store
         self.settings = settings
+        self.pace = settings.pace
+        self.clock = clock or TableClock()
         self.status = "open"
         self.state: State | None = None
+        self.match: Match | None = None
         self.seq = 0
         self.created = time.time()
         self.started: float | None = None  # wall clock, so `t` survives a restart
         self.finished: float | None = None
         self.spectators: set[Connection] = set()
-        self.last_progress = 0.0  # monotonic time of the last meeting (wild's nightfall)
-        self._meetings = 0
-        self._nightfall: asyncio.TimerHandle | None = None
-        self._answer: asyncio.TimerHandle | None = None
-        self._answer_due = 0.0  # monotonic time the awaited answer counts as `allow`
-        self._answer_for: tuple[int, str | None] = (-1, None)  # (seq, awaiting) watched
         self._inbox: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._rng = random.Random(secrets.randbits(64))
         self.on_change: Callable[[Table], None] | None = None
         self.draft = False  # being set up by its creator: not stored, not listed yet
         self.touched = time.monotonic()  # the last lobby change (an open table expires)
         self.max_spectators = 200
+        # play (see the module docstring)
+        self._seeds: tuple[int, list[int]] = (secrets.randbits(63), [])  # table's, bots'
+        self._t0 = 0.0  # clock time of tick 0
+        self._t_offset = 0.0  # seconds of play before tick 0 (a restored game)
+        self._timer: Handle | None = None
+        self._busy: str | None = None  # "thinking" or "waiting" (to send at its tick)
+        self._held: deque[tuple[Callable[[], None], bool]] = deque()  # jobs, whether they reveal
+        self._settling = False
+        self._unsent = 0  # groups of events made but not yet committed (so not yet sent)
+        self.paused: str | None = None  # why the store is down, while it is
+        self._paused_at = 0.0
+        self._lead = 0.0  # seconds before its tick a bot decision starts (see _arm)
+        self.store.watch(self._storage)
 
     # -- the actor ------------------------------------------------------------------------
 
@@ -171,19 +256,26 @@ class Table:
 
     async def stop(self) -> None:
         for seat in self.seats:
-            for handle in (seat.wake, seat.grace):
-                if handle:
-                    handle.cancel()
-        for handle in (self._nightfall, self._answer):
-            if handle:
-                handle.cancel()
+            if seat.grace:
+                seat.grace.cancel()
+        self._cancel_timer()
+        self.store.unwatch(self._storage)
         if self._task:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def _later(self, delay: float, job: Callable[[], None]) -> asyncio.TimerHandle:
-        return asyncio.get_running_loop().call_later(delay, self.post, job)
+    def _later(self, delay: float, job: Callable[[], None]) -> Handle:
+        return self.clock.later(delay, partial(self.post, job))
+
+    def quiet(self) -> bool:
+        """Whether nothing will happen at this table until its clock moves (nothing queued,
+        being thought or committed): a test steps a fake clock when it is."""
+        if not self._inbox.empty():
+            return False
+        if self._busy == "waiting":
+            return True
+        return self._busy is None and not self._held and self._unsent == 0
 
     # -- lobby (run inside the actor) -------------------------------------------------------
 
@@ -203,7 +295,7 @@ class Table:
     def _seat_json(self, seat: Seat) -> dict[str, Any]:
         shown = seat.as_json()
         if seat.grace is not None:  # a client shows the countdown to the stand-in
-            shown["grace_seconds"] = round(max(0.0, seat.grace_due - time.monotonic()), 1)
+            shown["grace_seconds"] = round(max(0.0, seat.grace_due - self.clock.now()), 1)
         return shown
 
     def join(self, name: str, seat: int | None) -> tuple[int, str]:
@@ -267,16 +359,7 @@ class Table:
             raise TableError("only the host (the first seat) can start the game.")
         if any(s.is_open for s in self.seats):
             raise TableError("every seat must be filled (by a player or a bot) before starting.")
-        players = [s.name or "" for s in self.seats]
-        try:
-            self.state = self.game.new_game(players, self.options, seed)
-        except ValueError as err:
-            raise TableError(str(err)) from None
-        self.status = "playing"
-        self.started = time.time()
-        self._lobby_changed()
-        self._begin_play()
-        self._broadcast([], None, None)  # after the clocks start: the first state shows them
+        self.begin(seed)
         for seat in self.seats:
             if not seat.connections:
                 self._seat_left(seat)  # a player who never came gets a stand-in in time too
@@ -325,9 +408,12 @@ class Table:
 
     def _announce(self) -> None:
         """Tell every socket at the table who sits where (seats, bots, presence, status)."""
-        message = encode({"type": "table", "table": self.info()})
+        message = self._table_message()
         for conn in self._all_connections():
             conn.send_text(message)
+
+    def _table_message(self) -> str:
+        return encode({"type": "table", "table": self.info()})
 
     # -- rows and restore -------------------------------------------------------------------
 
@@ -356,7 +442,7 @@ class Table:
     def restore(cls, stored: StoredTable, store: Store) -> Table:
         """Rebuild a table from the store: a game in play is replayed from its record."""
         options = stored.options.get("rules", {})
-        settings = TableSettings(**stored.options.get("table", {}))
+        settings = TableSettings.from_json(stored.options.get("table", {}))
         table = cls(stored.code, stored.game, options, len(stored.seats), store, settings)
         table.status, table.created = stored.status, stored.created
         table.started, table.finished = stored.started, stored.finished
@@ -366,10 +452,12 @@ class Table:
             lines = [(number + 2, ev) for number, ev in enumerate(stored.events)]
             table.state = replay(stored.header, lines)
             table.seq = len(stored.events)
+            last = stored.events[-1].get("t") if stored.events else None
+            table._t_offset = float(last) if isinstance(last, int | float) else 0.0
         return table
 
     def resume(self) -> None:
-        """After a restart: bots and timers pick up where the game was."""
+        """After a restart: the driver picks up where the game was (bots, timers, stand-ins)."""
         if self.status == "playing" and self.state is not None:
             self._begin_play()
             for seat in self.seats:
@@ -380,6 +468,8 @@ class Table:
 
     def attach(self, conn: Connection, token: str | None, version: int) -> None:
         """A socket said hello: seat it (with a valid token) or let it watch."""
+        if self._hold(partial(self.attach, conn, token, version), reveals=True):
+            return  # it will be sent the committed state, not one still being written
         if version != PROTOCOL_VERSION:
             conn.send(
                 error_message("bad_version", f"this server speaks protocol {PROTOCOL_VERSION}.")
@@ -409,6 +499,8 @@ class Table:
         )
         if self.state is not None:
             conn.send_text(self._state_message(seat.name if seat else None, [], None))
+        if self.paused is not None:
+            conn.send(error_message("storage", STORAGE_DOWN))
         if seat is None:
             self.spectators.add(conn)
         else:
@@ -431,10 +523,7 @@ class Table:
             seat.grace.cancel()
             seat.grace = None
         if seat.agent is not None and seat.bot is None:
-            seat.agent = None  # the player is back: the stand-in steps aside
-            if seat.wake:
-                seat.wake.cancel()
-                seat.wake = None
+            self._seat_agent(seat, None)  # the player is back: the stand-in steps aside
         if len(seat.connections) == 1:
             self._announce()
 
@@ -442,25 +531,7 @@ class Table:
         if self.status != "playing" or seat.bot is not None or seat.grace is not None:
             return
         seat.grace = self._later(self.settings.grace_seconds, lambda: self._grace_over(seat))
-        seat.grace_due = time.monotonic() + self.settings.grace_seconds
-
-    def _grace_over(self, seat: Seat) -> None:
-        seat.grace = None
-        if seat.connections or self.status != "playing" or seat.name is None:
-            return
-        name = self.settings.stand_in or self._best_bot()
-        if name is None:
-            return
-        seat.agent = make_bot(self.game_name, name, seat.name, self._rng.randrange(2**31))
-        self._announce()
-        self._wake_bots()
-
-    def _best_bot(self) -> str | None:
-        known = [e.name for e in bot_entries(self.game_name)]
-        for name in STAND_IN_PREFERENCE:
-            if name in known:
-                return name
-        return known[0] if known else None
+        seat.grace_due = self.clock.now() + self.settings.grace_seconds
 
     def _all_connections(self) -> list[Connection]:
         conns = list(self.spectators)
@@ -468,17 +539,85 @@ class Table:
             conns.extend(seat.connections)
         return conns
 
+    def _grace_over(self, seat: Seat) -> None:
+        seat.grace = None
+        if seat.connections or self.status != "playing" or seat.name is None:
+            return
+        if self._hold(partial(self._grace_over, seat)):
+            return
+        try:
+            name = self.settings.stand_in or default_bot(self.game_name, self._budget())
+        except ValueError:
+            return  # a game with no bot: the seat simply waits for its player
+        self._seat_agent(seat, name)
+        self._announce()
+
     # -- play -----------------------------------------------------------------------------
 
+    def begin(self, seed: int | None = None) -> None:
+        """Deal and play, every seat being filled (``start`` once the host may start).
+
+        ``seed`` is the operator's (a server setting) or a test's own; None: a secret one.
+        """
+        try:
+            self._deal(seed)
+        except ValueError as err:
+            raise TableError(str(err)) from None
+        self.status = "playing"
+        self.started = time.time()
+        self._lobby_changed()
+        self._begin_play()
+
+    def _deal(self, seed: int | None) -> None:
+        """Deal the game. One seed (the operator's, else a secret one) gives the deal, the
+        table's own draws and each bot's, derived as ``bestiary sim`` derives a game's."""
+        players = [s.name or "" for s in self.seats]
+        chosen = secrets.randbits(63) if seed is None else seed
+        deal, table, bots = derive_seeds(chosen, len(players))
+        self.state = self.game.new_game(players, self.options, deal)
+        self._seeds = (table, bots)
+
     def _begin_play(self) -> None:
+        """Seat the bots and start the driver's clock (a new deal, or a restored game)."""
+        state = self.state
+        assert state is not None
+        table_seed, bot_seeds = self._seeds
+        agents: dict[str, Agent] = {}
         for seat in self.seats:
             if seat.bot is not None and seat.name is not None:
-                seat.agent = make_bot(
-                    self.game_name, seat.bot, seat.name, self._rng.randrange(2**31)
-                )
-        self.last_progress = time.monotonic()
-        self._meetings = len(getattr(self.state, "meetings", None) or ())
-        self._after_change()
+                seed = bot_seeds[seat.index] if bot_seeds else secrets.randbits(63)
+                seat.agent = make_bot(self.game_name, seat.bot, seat.name, seed)
+                seat.agent_name = seat.bot
+                agents[seat.name] = seat.agent
+        before = len(state.history)
+        self.match = Match(self.game, state, agents, seed=table_seed, pace=self.pace, strict=False)
+        self._t0 = self.clock.now()
+        self._set_lead()
+        drawn = state.events()[before:]  # chance the driver drew as play began
+        self._publish([Played(0, None, drawn)], None, None, always=True)
+
+    def _seat_agent(self, seat: Seat, name: str | None) -> None:
+        """Give ``seat`` to bot ``name`` (a stand-in), or back to its player (None)."""
+        if name is None or seat.name is None:
+            seat.agent = seat.agent_name = None
+        else:
+            seat.agent = make_bot(self.game_name, name, seat.name, secrets.randbits(63))
+            seat.agent_name = name
+        if self.match is not None and seat.name is not None:
+            self.match.set_agent(seat.name, seat.agent)
+        self._set_lead()
+        self._arm()
+
+    def _set_lead(self) -> None:
+        """A decision starts this long before its tick: the slowest seated bot's thinking time
+        (within the budget), so that its answer is sent at its tick, as fast as the hand that
+        leaves one legal move: timing never tells what a bot holds."""
+        thinking = {e.name: e.seconds for e in bot_entries(self.game_name)}
+        slowest = max((thinking.get(s.agent_name or "", 0.0) for s in self.seats), default=0.0)
+        self._lead = min(self._budget(), slowest)
+
+    def _budget(self) -> float:
+        return self.settings.budget(self.game.info.real_time)
 
     def act(self, conn: Connection, event: dict[str, Any], ref: int | str | None) -> None:
         """An action message from a socket (run inside the actor)."""
@@ -486,159 +625,254 @@ class Table:
             conn.send(error_message("not_seated", "spectators cannot act.", ref))
             return
         seat = self.seats[conn.seat]
-        if self.state is None:
+        if self.state is None or seat.name is None:
             conn.send(error_message("not_started", "the game has not started yet.", ref))
             return
         by = event.get("by", seat.name)
         if by != seat.name:
             conn.send(error_message("wrong_seat", f"you play {seat.name}, not {by!r}.", ref))
             return
-        if event.get("do") in ("nightfall", "reshuffle"):
-            conn.send(error_message("illegal", "only the table can do that.", ref))
-            return
         event = {**event, "by": seat.name}
         try:
             action = self.game.action_from_event(event)
-        except (IllegalAction, ValueError, KeyError, TypeError) as err:
+        except (ValueError, KeyError, TypeError) as err:
             conn.send(error_message("bad_action", _sentence(err), ref))
             return
-        reason = self.apply(action, seat.index, ref)
-        if reason is not None:
-            conn.send(error_message("illegal", reason, ref))
-
-    def apply(self, action: Any, seat: int | None, ref: int | str | None) -> str | None:
-        """Apply one action; returns the engine's reason if it refuses, else None."""
-        state = self.state
-        if state is None or self.status != "playing":
-            return "the game is not in play."
-        before = len(state.history)
-        try:
-            state.apply(action)
-        except (IllegalAction, ValueError) as err:
-            return _sentence(err)
-        t = round(time.time() - (self.started or time.time()), 3)
-        new = [a.to_event() for a in state.history[before:]]
-        for event in new:
-            self.seq += 1
-            self.store.append_event(self.code, self.seq, {**event, "t": t})
-        # before sending, so the state shows them: Nightfall restarts with a meeting, and an
-        # action card starts its target's answer clock
-        self._note_progress()
-        if self.game_name == "critters" and not state.is_over:
-            self._watch_answer()
-        self._broadcast(new, seat, ref)
-        self._after_change()
-        return None
-
-    def _after_change(self) -> None:
-        state = self.state
-        assert state is not None
-        if state.is_over:
-            self._finish()
+        if self.paused is not None:
+            conn.send(error_message("storage", STORAGE_DOWN, ref))
             return
-        self._note_progress()
-        if self.game_name == "wild" and self._nightfall is None:
-            self._schedule_nightfall()
-        if self.game_name == "critters":
-            self._watch_answer()
-        self._wake_bots()
+        if self.match is None or self.status != "playing":
+            conn.send(error_message("illegal", "the game is not in play.", ref))
+            return
+        if self._hold(partial(self.act, conn, event, ref)):
+            return
+        if getattr(action, "by", None) != seat.name:
+            conn.send(error_message("illegal", "only the table can do that.", ref))
+            return
+        try:
+            events = self.match.submit(seat.name, action)
+        except ValueError as err:  # IllegalAction: the rules' own reason
+            conn.send(error_message("illegal", _sentence(err), ref))
+            return
+        played = Played(self.match.tick, seat.name, events)
+        self._publish([played], seat.index, ref, t=self._game_time())
 
-    def _note_progress(self) -> None:
-        meetings = len(getattr(self.state, "meetings", None) or ())
-        if meetings != self._meetings:
-            self._meetings = meetings
-            self.last_progress = time.monotonic()
+    # the clock: one timer, at the driver's next due tick
+
+    def _now_tick(self) -> int:
+        return max(0, int((self.clock.now() - self._t0) / self.pace.tick_seconds + 1e-9))
+
+    def _game_time(self) -> float:
+        """Seconds of play so far (the clock stands still while the store is down)."""
+        if self.match is None:
+            return 0.0
+        now = self._paused_at if self.paused is not None else self.clock.now()
+        return self._t_offset + now - self._t0
+
+    def _tick_time(self, tick: int) -> float:
+        return self._t_offset + tick * self.pace.tick_seconds
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _arm(self) -> None:
+        """Wait for the driver's next due tick (re-armed after every change)."""
+        self._cancel_timer()
+        match = self.match
+        if match is None or self._busy or self.paused or self.status != "playing":
+            return
+        due = match.next_due()
+        if due is None:
+            return
+        wait = self._t0 + due * self.pace.tick_seconds - self._lead - self.clock.now()
+        self._timer = self.clock.later(max(0.0, wait), partial(self.post, self._due))
+
+    def _hold(self, job: Callable[[], None], reveals: bool = False) -> bool:
+        """Whether game job ``job`` must wait (and is kept, in order, until it may run): the
+        table's bots are thinking, an earlier job waits, something is due first (which starts
+        now), or ``job`` ``reveals`` the state (a socket's first view) while events of it are
+        not yet committed. Otherwise the driver's clock is brought to now and ``job`` runs."""
+        match = self.match
+        queued = bool(self._held) and not self._settling
+        blocked = queued or (reveals and self._unsent > 0)
+        free = self._busy is None and self.paused is None and self.status == "playing"
+        if free and not blocked and match is not None:
+            due = match.next_due()
+            if due is not None and due <= self._now_tick():
+                self._due()
+            else:
+                match.advance(self._now_tick())  # nothing is due: this only sets the tick
+        if self._busy is None and not blocked:
+            return False
+        if self._settling:
+            self._held.appendleft((job, reveals))  # it was first in line: it stays first
+        else:
+            self._held.append((job, reveals))
+        return True
+
+    def _due(self) -> None:
+        """The timer: the driver runs what is due (bots' decisions); in a worker thread when a
+        seated bot is registered as one that thinks (``seconds``), else at once."""
+        self._timer = None
+        match = self.match
+        if match is None or self._busy or self.paused or self.status != "playing":
+            return
+        due = match.next_due()
+        if due is None:
+            return
+        if self._t0 + due * self.pace.tick_seconds - self._lead > self.clock.now() + 1e-3:
+            self._arm()  # a timer from before a change: what is due now is later
+            return
+        to_tick = max(due, self._now_tick())
+        self._busy = "thinking"
+        if self._lead <= 0:  # cheap bots: a thread hop would cost more than their thinking
+            self._thought(to_tick, self._advance(lambda: match.advance(to_tick), to_tick))
+            return
+        thinking = asyncio.get_running_loop().run_in_executor(_THINKERS, _think, match, to_tick)
+        thinking.add_done_callback(
+            lambda done: self.post(
+                partial(self._thought, to_tick, self._advance(done.result, to_tick))
+            )
+        )
+
+    def _advance(self, run: Callable[[], list[Played]], tick: int) -> list[Played]:
+        try:
+            return run()
+        except Exception:  # a faulty bot or engine: logged, and the table goes on
+            log.exception("table %s: the driver failed at tick %d", self.code, tick)
+            return []
+
+    def _thought(self, tick: int, played: list[Played]) -> None:
+        publish = partial(self._publish, played, None, None)
+        wait = self._t0 + tick * self.pace.tick_seconds - self.clock.now()
+        if wait > 0 and any(p.events for p in played):
+            self._busy = "waiting"  # thought early: sent at its tick, not before
+            self.clock.later(wait, partial(self.post, publish))
+        else:
+            publish()
+
+    # commit, then send
+
+    def _publish(
+        self,
+        played: list[Played],
+        actor: int | None,
+        ref: int | str | None,
+        t: float | None = None,
+        always: bool = False,
+    ) -> None:
+        """Number, stamp and store new events; they are sent once the store has them."""
+        match = self.match
+        assert match is not None and self.state is not None
+        for fault in match.faults:
+            log.warning("table %s: %s", self.code, fault)
+        match.faults.clear()
+        events: list[Event] = []
+        for step in played:
+            stamp = round(self._tick_time(step.tick) if t is None else t, 3)
+            for event in step.events:
+                self.seq += 1
+                self.store.append_event(self.code, self.seq, {**event, "t": stamp})
+                events.append(event)
+        self._busy = None  # whatever thought these events is done
+        if events or always:
+            finished = self.state.is_over and self.status == "playing"
+            if finished:
+                self._finish()
+            # Messages are made now, from the state these events made, and sent once they are
+            # committed; meanwhile the table plays on (later events are sent after these).
+            sends = self._messages(events, actor, ref)
+            if finished:
+                sends.append((self._all_connections(), self._table_message()))
+            self._unsent += 1
+            # Sent by the store's writer itself, on the loop, right after the commit: no inbox
+            # round trip per group (the actor is idle whenever a callback runs).
+            self.store.commit(partial(self._committed, sends))
+        self._settled()
+
+    def _committed(self, sends: list[tuple[list[Connection], str]]) -> None:
+        self._unsent -= 1
+        for conns, text in sends:
+            for conn in conns:
+                conn.send_text(text)
+        self._settled()
+
+    def _settled(self) -> None:
+        """Run the jobs that waited and may run now, in order, then wait for the clock."""
+        if self._settling:
+            return  # a waiting job's own events: the loop below goes on with the next one
+        self._settling = True
+        try:
+            while self._held and self._busy is None:
+                job, reveals = self._held[0]
+                if reveals and self._unsent > 0:
+                    break
+                self._held.popleft()
+                try:
+                    job()
+                except Exception:
+                    log.exception("table %s: job failed", self.code)
+        finally:
+            self._settling = False
+        self._arm()
 
     def _finish(self) -> None:
         self.status = "finished"
         self.finished = time.time()
         for seat in self.seats:
-            for handle in (seat.wake, seat.grace):
-                if handle:
-                    handle.cancel()
-            seat.wake = seat.grace = None
-        for handle in (self._nightfall, self._answer):
-            if handle:
-                handle.cancel()
-        self._lobby_changed()
+            if seat.grace:
+                seat.grace.cancel()
+            seat.grace = None
+        self._cancel_timer()
+        self._save_table()
 
-    # wild: the table ends a game in which nobody has met for `nightfall_seconds`.
-    def _nightfall_seconds(self) -> float:
-        value = self.options.get("nightfall_seconds", 120)
-        return float(value) if isinstance(value, int | float) else 120.0
+    # the store: pause while it cannot commit, resume with nothing lost
 
-    def _schedule_nightfall(self) -> None:
-        due = self.last_progress + self._nightfall_seconds() - time.monotonic()
-        self._nightfall = self._later(max(due, 0.0), self._nightfall_check)
-
-    def _nightfall_check(self) -> None:
-        self._nightfall = None
-        if self.status != "playing" or self.state is None:
+    def _storage(self, reason: str | None) -> None:
+        """The store's news (run by its writer on the loop): down (with why), or back."""
+        if self.status != "playing":
             return
-        if time.monotonic() - self.last_progress >= self._nightfall_seconds() - 1e-3:
-            self.apply(self.game.action_from_event({"do": "nightfall"}), None, None)
-        else:
-            self._schedule_nightfall()
+        if reason is not None and self.paused is None:
+            self.paused = reason
+            self._paused_at = self.clock.now()
+            self._cancel_timer()
+            log.warning("table %s: paused, storage unavailable (%s)", self.code, reason)
+            self._tell(error_message("storage", STORAGE_DOWN))
+        elif reason is None and self.paused is not None:
+            self._t0 += self.clock.now() - self._paused_at  # no tick passed while paused
+            self.paused = None
+            log.warning("table %s: storage is back, play resumes", self.code)
+            self._tell({"type": "notice", "code": "storage_back", "message": "storage is back."})
+            self._arm()
 
-    # critters: a target who does not answer in time is taken to allow.
-    def _watch_answer(self) -> None:
-        awaiting = getattr(self.state, "awaiting", None)
-        seq = self.seq
-        if self._answer and self._answer_for == (seq, awaiting):
-            return  # already watching this very question
-        if self._answer:
-            self._answer.cancel()
-            self._answer = None
-        if awaiting is None:
-            return
-        seat = next(s for s in self.seats if s.name == awaiting)
-        if seat.agent is not None:
-            return  # a bot answers by itself
-        self._answer_for = (seq, awaiting)
-
-        def timeout() -> None:
-            self._answer = None
-            if self.seq == seq and getattr(self.state, "awaiting", None) == awaiting:
-                self.apply(self.game.action_from_event({"by": awaiting, "do": "allow"}), None, None)
-
-        self._answer = self._later(self.settings.answer_seconds, timeout)
-        self._answer_due = time.monotonic() + self.settings.answer_seconds
-
-    # bots: every seat played by an agent acts after its own reaction time.
-    def _wake_bots(self) -> None:
-        state = self.state
-        if state is None or state.is_over:
-            return
-        for seat in self.seats:
-            if seat.agent is None or seat.wake is not None or seat.name is None:
-                continue
-            if not state.legal_actions(seat.name):
-                continue
-            if self.game.info.real_time:
-                delay = self._rng.choice(PACE.reaction_ticks) * self.settings.bot_tick
-            else:  # turn-based: the table's pace, so people can follow each move
-                delay = self.settings.bot_pause
-            seat.wake = self._later(delay, lambda s=seat: self._bot_turn(s))  # type: ignore[misc]
-
-    def _bot_turn(self, seat: Seat) -> None:
-        seat.wake = None
-        state = self.state
-        if seat.agent is None or state is None or state.is_over or seat.name is None:
-            return
-        if not state.legal_actions(seat.name):
-            return
-        action = seat.agent.act(state.view(seat.name), state.legal_actions(seat.name))
-        if action is not None:
-            reason = self.apply(action, seat.index, None)
-            if reason is not None:
-                log.warning("table %s: bot %s tried %r: %s", self.code, seat.name, action, reason)
-        if self.status == "playing":
-            self._wake_bots()
+    def _tell(self, message: dict[str, Any]) -> None:
+        text = encode(message)
+        for conn in self._all_connections():
+            conn.send_text(text)
 
     # -- messages -------------------------------------------------------------------------
 
+    def _timers(self) -> dict[str, float]:
+        """The driver's public timers, as seconds left at this message (the clients'
+        countdowns): ``quiet`` (the quiet clock: wild's Nightfall) and ``answer`` (the answer
+        the table will give for a player who lets it run out)."""
+        if self.match is None or self.status != "playing":
+            return {}
+        now = self._game_time()
+        out: dict[str, float] = {}
+        for name, due in self.match.deadlines().items():
+            tick = min(due.values()) if isinstance(due, dict) else due
+            out[name] = round(max(0.0, self._tick_time(tick) - now), 1)
+        return out
+
     def _state_message(
-        self, player: str | None, events: list[dict[str, Any]], ref: int | str | None
+        self,
+        player: str | None,
+        events: list[Event],
+        ref: int | str | None,
+        timers: dict[str, float] | None = None,
     ) -> str:
         state = self.state
         assert state is not None
@@ -646,13 +880,13 @@ class Table:
         message: dict[str, Any] = {
             "type": "state",
             "seq": self.seq,
-            "t": round(time.time() - (self.started or time.time()), 3),
+            "t": round(self._game_time(), 3),
             "events": events,
             "view": state.view(player),
             "legal": [a.to_event() for a in state.legal_actions(player)] if player else [],
             "over": over,
         }
-        timers = self._timers()
+        timers = self._timers() if timers is None else timers
         if timers:
             message["timers"] = timers
         if ref is not None:
@@ -662,36 +896,27 @@ class Table:
             message["winners"] = state.winners()
         return encode(message)
 
-    def _timers(self) -> dict[str, float]:
-        """Seconds left on the table's clocks, for the client's countdowns."""
-        if self.status != "playing":
-            return {}
-        now = time.monotonic()
-        timers: dict[str, float] = {}
-        if self._nightfall is not None:
-            left = self.last_progress + self._nightfall_seconds() - now
-            timers["nightfall"] = round(max(0.0, left), 1)
-        if self._answer is not None:
-            timers["answer"] = round(max(0.0, self._answer_due - now), 1)
-        return timers
-
-    def _broadcast(self, events: list[dict[str, Any]], actor: int | None, ref: Any) -> None:
-        public = [public_event(self.game_name, e) for e in events]
+    def _messages(
+        self, events: list[Event], actor: int | None, ref: Any
+    ) -> list[tuple[list[Connection], str]]:
+        """Every seat its own view and its own form of each event; spectators the public one
+        (one message shared by all of them)."""
+        state = self.state
+        assert state is not None
+        redact = state.redact
+        timers = self._timers()
+        sends: list[tuple[list[Connection], str]] = []
         for seat in self.seats:
             if not seat.connections:
                 continue
-            own = seat.index == actor
-            # a seat sees its own events in full, everything else (chance included) as public
-            shown = [
-                e if e.get("by") == seat.name else p for e, p in zip(events, public, strict=True)
-            ]
-            text = self._state_message(seat.name, shown, ref if own else None)
-            for conn in seat.connections:
-                conn.send_text(text)
+            shown = [redact(e, seat.name) for e in events]
+            own = ref if seat.index == actor else None
+            text = self._state_message(seat.name, shown, own, timers)
+            sends.append((list(seat.connections), text))
         if self.spectators:
-            text = self._state_message(None, public, None)
-            for conn in self.spectators:
-                conn.send_text(text)
+            text = self._state_message(None, [redact(e, None) for e in events], None, timers)
+            sends.append((list(self.spectators), text))
+        return sends
 
 
 def _sentence(err: BaseException) -> str:

@@ -251,7 +251,7 @@ function Board({ view, legal, me, info, timers, events }) {
   const hole = view.watering_hole;
   const status = html`<div class="status row" id="status">
     <span class="banner" id="turn">${over ? "The game is over." : mine ? `You are ${me}. Offer a card with a Call; meet a player making the same Call.` : "Watching: every Call is heard, every card is face-down until it meets."}</span>
-    ${timers && timers.nightfall !== undefined && !over ? html`<${Countdown} id="nightfall" label="Nightfall in" seconds=${timers.nightfall} urgent=${20}/>` : null}
+    ${timers && timers.quiet !== undefined && !over ? html`<${Countdown} id="nightfall" label="Nightfall in" seconds=${timers.quiet} urgent=${20}/>` : null}
   </div>`;
 
   return html`<div id="wild-board" class="board wild">

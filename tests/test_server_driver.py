@@ -1,0 +1,240 @@
+"""The live table is the core's one driver on a clock: stepped by a fake clock at the ticks the
+simulator counts, a seeded all-bot table plays exactly the game ``bestiary sim`` plays, and
+stores and sends exactly what it played. Bots' timing never tells their hand."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from bestiary.core.agent import register_bot
+from bestiary.core.driver import Pace
+from bestiary.server.connection import Connection
+from bestiary.server.store import Store
+from bestiary.server.table import Table, TableClock, TableSettings, hash_token
+from bestiary.sim.runner import GameSpec, play_game, start_match
+
+WILD_LINE_UP = ("random", "honest", "hunter", "trickster")
+
+
+class FakeHandle:
+    def __init__(self, at: float, callback: Callable[[], None]) -> None:
+        self.at = at
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class FakeClock(TableClock):
+    """Time that moves only when the test steps it, to the next timer."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self._timers: list[tuple[float, int, FakeHandle]] = []
+        self._order = itertools.count()
+
+    def now(self) -> float:
+        return self.t
+
+    def later(self, delay: float, callback: Callable[[], None]) -> FakeHandle:
+        handle = FakeHandle(self.t + max(0.0, delay), callback)
+        heapq.heappush(self._timers, (handle.at, next(self._order), handle))
+        return handle
+
+    def step(self) -> bool:
+        """Jump to the next live timer and fire it; False when none is left."""
+        while self._timers:
+            at, _, handle = heapq.heappop(self._timers)
+            if not handle.cancelled:
+                self.t = max(self.t, at)
+                handle.callback()
+                return True
+        return False
+
+
+class Watcher(Connection):
+    """A connection that keeps every message it is sent."""
+
+    def __init__(self, clock: FakeClock | None = None) -> None:
+        super().__init__(None)
+        self.clock = clock
+        self.messages: list[dict[str, Any]] = []
+        self.received_at: list[float] = []
+
+    def send_text(self, text: str) -> None:
+        self.messages.append(orjson.loads(text))
+        self.received_at.append(self.clock.now() if self.clock else 0.0)
+
+
+async def settle(table: Table) -> None:
+    """Wait (in real time) until the table has thought, committed and sent everything."""
+    for _ in range(20_000):
+        if table.quiet():
+            return
+        await asyncio.sleep(0.001)
+    raise TimeoutError("the table never settled")
+
+
+async def run_table(
+    db: Path, game: str, bots: tuple[str, ...], seed: int, options: dict[str, Any]
+) -> tuple[Table, Watcher, FakeClock, Store]:
+    """An all-bot table dealt from ``seed``, played to the end by a fake clock."""
+    store = Store(f"sqlite:///{db}")
+    writer = asyncio.get_running_loop().create_task(store.run_writer())
+    clock = FakeClock()
+    table = Table("FAKECL", game, options, len(bots), store, TableSettings(), clock)
+    spec = GameSpec(0, game, bots, seed)
+    for seat, bot, player in zip(table.seats, bots, spec.players, strict=True):
+        seat.name, seat.bot = player, bot
+    table.start_actor()
+    watcher = Watcher()
+    await table.ask(lambda: table.attach(watcher, None, 1))
+    await table.ask(lambda: table.begin(seed))
+    for _ in range(100_000):
+        await settle(table)
+        if table.status == "finished" or not clock.step():
+            break
+    await settle(table)
+    await table.stop()
+    writer.cancel()
+    return table, watcher, clock, store
+
+
+def stored_events(store: Store, code: str) -> list[dict[str, Any]]:
+    found = store.get(code)
+    assert found is not None
+    return found.events
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    running = asyncio.new_event_loop()
+    yield running
+    running.close()
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_fake_clock_table_plays_the_simulators_game(
+    tmp_path: Path, loop: asyncio.AbstractEventLoop, seed: int
+) -> None:
+    options = {"nightfall_seconds": 20}
+    spec = GameSpec(0, "wild", WILD_LINE_UP, seed, options, keep_record=True)
+    result = play_game(spec)
+    assert result.record is not None
+    simulated = [orjson.loads(line) for line in result.record[1:]]
+    table, watcher, clock, store = loop.run_until_complete(
+        run_table(tmp_path / "fake.sqlite", "wild", WILD_LINE_UP, seed, options)
+    )
+    served = stored_events(store, "FAKECL")
+    assert table.status == "finished"
+    assert [{k: v for k, v in e.items() if k != "t"} for e in served] == simulated
+    # the same deal, and the clock ran exactly the simulator's ticks
+    header = orjson.loads(result.record[0])
+    state = table.state
+    assert state is not None
+    assert {k: header[k] for k in state.header()} == state.header()
+    match = start_match(spec)
+    match.play()
+    assert clock.now() == pytest.approx(match.tick * TableSettings().tick_seconds)
+    assert served[-1]["t"] == pytest.approx(match.tick * TableSettings().tick_seconds)
+    # what the spectator was sent is the store's record, event for event, redacted for it
+    seen = [e for m in watcher.messages if m["type"] == "state" for e in m["events"]]
+    assert seen == [state.redact({k: v for k, v in e.items() if k != "t"}, None) for e in served]
+    assert [m["seq"] for m in watcher.messages if m["type"] == "state"][-1] == len(served)
+    store.close()
+
+
+ACTION_CARDS = ("ultimate_collector", "hop_over", "game_changer")
+PONDER: list[FakeClock] = []
+
+
+class Ponderer:
+    """A critters test bot that thinks long (on the fake clock) exactly when it holds NO!, as
+    a search bot does: answered at once, its timing would tell its hand."""
+
+    def __init__(self, player: str, rng: random.Random) -> None:
+        self.player = player
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
+        if any(a.to_event()["do"] == "no" for a in legal):
+            PONDER[-1].t += 0.3  # 0.3 s of search, within its registered 0.5 s
+        return legal[0] if legal else None
+
+
+register_bot("critters", "test-ponder", "Test bot: thinks long when it holds NO!.", seconds=0.5)(
+    Ponderer
+)
+
+
+async def answer_times(db: Path, seed: int) -> dict[bool, list[float]]:
+    """Seconds from ann's action card to the bot's answer, by whether the bot held NO!."""
+    store = Store(f"sqlite:///{db}")
+    writer = asyncio.get_running_loop().create_task(store.run_writer())
+    clock = FakeClock()
+    PONDER.append(clock)
+    table = Table("PONDER", "critters", {}, 2, store, TableSettings(), clock)
+    ann, bot = table.seats
+    ann.name, ann.token_hash = "ann", hash_token("ann-token")
+    bot.name, bot.bot = "bo", "test-ponder"
+    table.start_actor()
+    sock = Watcher(clock)
+    await table.ask(lambda: table.begin(seed))
+    await table.ask(lambda: table.attach(sock, "ann-token", 1))
+    times: dict[bool, list[float]] = {True: [], False: []}
+    asked: tuple[float, bool] | None = None
+    done = 0
+    for _ in range(5_000):
+        await settle(table)
+        state = table.state
+        assert state is not None
+        latest = [m for m in sock.messages if m["type"] == "state"][-1]
+        if asked is not None and any(
+            e.get("by") == "bo" and e["do"] in ("no", "allow") for e in latest["events"]
+        ):
+            times[asked[1]].append(round(sock.received_at[-1] - asked[0], 6))
+            asked = None
+        if latest["over"]:
+            break
+        legal = latest["legal"] if latest["seq"] == table.seq else []
+        if legal and asked is None:
+            cards = [a for a in legal if a["do"] in ACTION_CARDS]
+            calm = [a for a in legal if a["do"] == "allow"] or legal
+            chosen = (cards or calm)[0]
+            done += 1
+            await table.ask(partial(table.act, sock, chosen, done))
+            await settle(table)
+            if cards and state.actors == ("bo",):
+                holds = any(a.to_event()["do"] == "no" for a in state.legal_actions("bo"))
+                asked = (sock.received_at[-1], holds)
+            continue
+        if not clock.step():
+            break
+    await table.stop()
+    writer.cancel()
+    store.close()
+    return times
+
+
+def test_a_bots_answer_time_does_not_tell_whether_it_holds_no(
+    tmp_path: Path, loop: asyncio.AbstractEventLoop
+) -> None:
+    times: dict[bool, list[float]] = {True: [], False: []}
+    for seed in range(12):
+        found = loop.run_until_complete(answer_times(tmp_path / f"p{seed}.sqlite", seed))
+        for holds, seen in found.items():
+            times[holds].extend(seen)
+    assert times[True] and times[False], times
+    pause = Pace().turn_pause_ticks * TableSettings().tick_seconds
+    # with NO! (0.3 s of thought) or with only `allow` legal: answered at the same tick
+    assert set(times[True]) == set(times[False]) == {pause}
