@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from bestiary.critters.actions import (
     SayNo,
     UltimateCollector,
 )
-from bestiary.search.ismcts import Budget, search
+from bestiary.search.ismcts import Budget
 from bestiary.sim.parallel import run_games
 from bestiary.sim.seating import sim_specs
 from bestiary.sim.summary import summarize
@@ -44,9 +43,8 @@ def table(hands: dict[str, list[str]], draw: list[str]) -> CrittersState:
 
 
 def choice(name: str, state: CrittersState, player: str, seed: int = 1) -> Any:
-    return make_bot("critters", name, player, seed).act(
-        state.view(player), state.legal_actions(player)
-    )
+    bot = make_bot("critters", name, player, seed)
+    return bot.act(state.view(player), state.legal_actions(player))
 
 
 def _steal_to_win() -> CrittersState:
@@ -114,21 +112,14 @@ def test_greedy_completes_a_set_rather_than_pass() -> None:
     assert move == Complete("ann", "fox", ("fox",)) or move == Down("ann", "fox")
 
 
-def test_budget_must_be_one_kind_and_positive() -> None:
-    with pytest.raises(ValueError, match="not both"):
-        Budget(iterations=10, millis=5)
-    with pytest.raises(ValueError, match="not both"):
+def test_budget_needs_a_positive_limit() -> None:
+    with pytest.raises(ValueError, match="iterations, milliseconds or both"):
         Budget(iterations=None)
     with pytest.raises(ValueError, match="positive"):
         Budget(iterations=0)
-
-
-def test_search_by_milliseconds_returns_a_legal_move() -> None:
-    state = GAME.new_game(["a", "b", "c"], seed=4)
-    view = state.view("a")
-    move, tree = search(view, random.Random(1), Budget(iterations=None, millis=20))
-    assert move in state.legal_actions("a")
-    assert sum(child.visits for child in tree.children.values()) >= 1
+    with pytest.raises(ValueError, match="positive"):
+        Budget(iterations=None, millis=-1)
+    assert Budget(iterations=10, millis=5).iterations == 10
 
 
 def test_ismcts_plays_whole_games_in_every_seat() -> None:

@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bestiary.bots.critters_search import IsmctsBot
 from bestiary.bots.wild_view import legal_moves
 from bestiary.core.agent import bot_entries, make_bot
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
 from bestiary.critters.state import determinize
-from bestiary.search.ismcts import Budget, search
+from bestiary.search.ismcts import Budget
 from bestiary.wild import CREATURES
 from bestiary.wild import GAME as WILD
 
@@ -23,7 +24,17 @@ CRITTER_BOTS = [e.name for e in bot_entries("critters")]
 
 
 def test_every_personality_is_registered_with_a_description() -> None:
-    assert set(WILD_BOTS) == {"random", "honest", "hunter", "trickster", "reader", "cautious"}
+    assert set(WILD_BOTS) == {
+        "random",
+        "honest",
+        "hunter",
+        "trickster",
+        "reader",
+        "cautious",
+        "sleeper",
+        "avenger",
+        "matcher",
+    }
     assert set(CRITTER_BOTS) == {"random", "greedy", "ismcts"}
     for game in ("wild", "critters"):
         for entry in bot_entries(game):
@@ -75,11 +86,14 @@ def test_ismcts_decides_the_same_whatever_the_hidden_cards() -> None:
     others = [p for p in state.players if p != player]
     assert any(state.hand(p) != twin.hand(p) for p in others) or state.draw_pile != twin.draw_pile
     budget = Budget(iterations=30)
-    move_a, tree_a = search(state.view(player), random.Random(5), budget)
-    move_b, tree_b = search(twin.view(player), random.Random(5), budget)
+    bot_a = IsmctsBot(player, random.Random(5), budget)
+    bot_b = IsmctsBot(player, random.Random(5), budget)
+    move_a = bot_a.act(state.view(player), state.legal_actions(player))
+    move_b = bot_b.act(twin.view(player), twin.legal_actions(player))
     assert move_a == move_b
-    assert {m: c.visits for m, c in tree_a.children.items()} == {
-        m: c.visits for m, c in tree_b.children.items()
+    assert bot_a.last is not None and bot_b.last is not None
+    assert {m: c.visits for m, c in bot_a.last.root.children.items()} == {
+        m: c.visits for m, c in bot_b.last.root.children.items()
     }
 
 

@@ -1,13 +1,12 @@
 """Bots for the critter set-collection game (registered as ``critters`` bots).
 
-A bot sees only its view. Its legal moves come from a determinized state: every legal move of a
-seat depends only on what that seat can see (its hand, the tableaus, the pending action), so any
-re-deal of the hidden cards gives the same list.
+A bot sees only its view and is handed its legal moves (``act(view, legal)``). Handed none, it
+lists them from a determinized state: every legal move of a seat depends only on what that seat
+can see (its hand, the tableaus, the pending action), so any re-deal gives the same list.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -28,7 +27,6 @@ from bestiary.critters.actions import (
     UltimateCollector,
 )
 from bestiary.critters.state import CrittersState, determinize
-from bestiary.search.ismcts import Budget, search
 
 View = Mapping[str, Any]
 
@@ -41,14 +39,11 @@ def legal_moves(view: View, rng: random.Random) -> list[Any]:
 
 
 class CritterBot:
-    """Base: one seat, a seeded RNG, no real-time reactions (critters is turn-based)."""
+    """Base: one seat and a seeded RNG (pacing is the driver's)."""
 
     def __init__(self, player: str, rng: random.Random) -> None:
         self.player = player
         self.rng = rng
-
-    def reaction_ticks(self) -> int:
-        return 0
 
     def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         moves = list(legal) if legal is not None else legal_moves(view, self.rng)
@@ -193,16 +188,14 @@ def greedy_playout(state: CrittersState, actor: str, rng: random.Random) -> Any:
 
 
 PLAYOUT_NOISE = 0.1
-# ISMCTS searches only the heuristic's best few moves at each node: far fewer branches, so
-# each iteration says more about the moves a sensible player would consider.
-SEARCH_WIDTH = 5
 
 
-def best_few(state: CrittersState, actor: str, moves: list[Any]) -> list[Any]:
-    """The ``SEARCH_WIDTH`` best moves by the greedy score, best first (stable on ties)."""
+def ranked(state: CrittersState, actor: str, moves: list[Any]) -> list[Any]:
+    """``moves`` by the greedy score, best first (stable on ties): search widens in this order."""
     pos = Position.from_state(state, actor)
-    ranked = sorted(range(len(moves)), key=lambda i: -score_move(moves[i], pos))
-    return [moves[i] for i in ranked[:SEARCH_WIDTH]]
+    scores = [score_move(m, pos) for m in moves]
+    order = sorted(range(len(moves)), key=lambda i: -scores[i])
+    return [moves[i] for i in order]
 
 
 class GreedyBot(CritterBot):
@@ -212,84 +205,18 @@ class GreedyBot(CritterBot):
         return greedy_move(moves, Position.from_view(view), self.rng)
 
 
-def _register(
-    name: str, description: str, cls: type[CritterBot], rank: int, seconds: float = 0.0
-) -> None:
+def _register(name: str, description: str, cls: type[CritterBot], rank: int) -> None:
     def factory(player: str, rng: random.Random) -> CritterBot:
         return cls(player, rng)
 
-    register_bot("critters", name, description, rank=rank, seconds=seconds)(factory)
+    register_bot("critters", name, description, rank=rank)(factory)
 
 
+# Ranks follow the ladder of docs/bots.md (higher is stronger).
 _register("random", "Plays uniformly random legal moves.", RandomBot, 0)
 _register(
     "greedy",
     "Completes sets, saves NO! for steals and turns Ultimate Collector on the leader.",
     GreedyBot,
     1,
-)
-
-
-def progress(state: CrittersState, player: str) -> float:
-    """Full-set kinds, plus a fraction for each incomplete set and its size."""
-    size = state.set_size
-    full = set()
-    partial = 0.0
-    for s in state.tableau(player):
-        if s["full"]:
-            full.add(s["kind"])
-        else:
-            partial += (len(s["cards"]) / size) ** 2
-    return len(full) + 0.5 * partial
-
-
-def judge(state: CrittersState) -> dict[str, float]:
-    """Win chances of an unfinished game: a softmax over everyone's progress."""
-    weights = {p: math.exp(JUDGE_SHARPNESS * progress(state, p)) for p in state.players}
-    total = sum(weights.values())
-    return {p: w / total for p, w in weights.items()}
-
-
-JUDGE_SHARPNESS = 1.5
-PLAYOUT_DEPTH = 400
-# Standard errors by which search must beat the greedy choice to overrule it.
-STICK = 1.0
-
-
-class IsmctsBot(CritterBot):
-    """Information-set Monte Carlo tree search over determinized views."""
-
-    def __init__(self, player: str, rng: random.Random, budget: Budget | None = None) -> None:
-        super().__init__(player, rng)
-        self.budget = budget or Budget(iterations=ISMCTS_ITERATIONS)
-
-    def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
-        if view["over"]:
-            return None
-        move, _ = search(
-            view,
-            self.rng,
-            self.budget,
-            policy=greedy_playout,
-            prune=best_few,
-            depth=PLAYOUT_DEPTH,
-            evaluate=judge,
-            stick=STICK,
-        )
-        return move
-
-    def choose(self, view: View, moves: list[Any]) -> Any:
-        return self.act(view)
-
-
-# Iterations per move of the registered ``ismcts`` bot: an iteration budget (not milliseconds)
-# keeps simulations deterministic whatever the machine's speed.
-ISMCTS_ITERATIONS = 300
-
-_register(
-    "ismcts",
-    f"Searches {ISMCTS_ITERATIONS} determinized futures per move (information-set MCTS).",
-    IsmctsBot,
-    2,
-    seconds=0.5,
 )

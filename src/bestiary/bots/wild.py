@@ -28,9 +28,6 @@ from bestiary.bots.wild_view import (
 from bestiary.core.agent import register_bot
 from bestiary.wild import CREATURES, Call, Discard, Draw, Meet, RevealOwn
 
-# How many ticks a bot lets pass after acting: the same human-like spread for every
-# personality, so that a win rate measures strategy, not reflexes.
-DEFAULT_REACTION = (0, 1, 1, 2)
 # Acts an unanswered offer waits before the bot re-thinks it, and before it throws a card away.
 PATIENCE = 3
 DESPERATION = 10
@@ -45,18 +42,12 @@ View = Mapping[str, Any]
 class WildBot:
     """Shared table manners; subclasses choose offers and partners."""
 
-    def __init__(
-        self, player: str, rng: random.Random, reaction: tuple[int, ...] = DEFAULT_REACTION
-    ) -> None:
+    def __init__(self, player: str, rng: random.Random) -> None:
         self.player = player
         self.rng = rng
-        self.reaction = reaction
         self.waited = 0
         self._quiet = 0  # own decisions since the table's last meeting
         self._met = 0
-
-    def reaction_ticks(self) -> int:
-        return self.rng.choice(self.reaction)
 
     # --------------------------------------------------------------- what personalities choose
 
@@ -211,15 +202,24 @@ class Beliefs:
 
     Counts per player of honest Calls, hunts (one step clockwise), double-crosses (two steps)
     and bluffs (any other Call), starting from a prior that leans towards honesty.
+
+    Seen from ``me`` (the reader's way), a meeting weighs more the more recent it is (``decay``
+    per later meeting: a player who changes their ways is believed quickly) and when it was with
+    ``me`` (``pair`` times: a player may treat me as they treat nobody else, e.g. in revenge).
     """
 
     PRIOR: ClassVar[dict[str, float]] = {HONEST: 2.0, HUNT: 1.0, DOUBLE_CROSS: 0.5, BLUFF: 0.5}
 
-    def __init__(self, view: View) -> None:
+    def __init__(
+        self, view: View, me: str | None = None, decay: float = 1.0, pair: float = 1.0
+    ) -> None:
         self.counts = {p: dict(self.PRIOR) for p in view["players"]}
-        for meeting in view["meetings"]:
+        meetings = view["meetings"]
+        for age, meeting in enumerate(reversed(meetings)):
+            weight = decay**age * (pair if me in meeting["players"] else 1.0)
             for player in meeting["players"]:
-                self.counts[player][intent(meeting["cards"][player], meeting["call"])] += 1
+                if player != me:
+                    self.counts[player][intent(meeting["cards"][player], meeting["call"])] += weight
 
     def share(self, player: str, what: str) -> float:
         counts = self.counts[player]
@@ -228,6 +228,21 @@ class Beliefs:
     def hunting(self, player: str) -> float:
         """Estimated chance that ``player``'s next Call is a hunt."""
         return self.share(player, HUNT)
+
+
+def vengeful(view: View) -> set[str]:
+    """Players who have double-crossed someone who had hunted them before."""
+    hunted_by: dict[str, set[str]] = {p: set() for p in view["players"]}
+    avengers = set()
+    for m in view["meetings"]:
+        a, b = m["players"]
+        for me, other in ((a, b), (b, a)):
+            if intent(m["cards"][me], m["call"]) == DOUBLE_CROSS and other in hunted_by[me]:
+                avengers.add(me)
+        for me, other in ((a, b), (b, a)):
+            if intent(m["cards"][other], m["call"]) == HUNT:
+                hunted_by[me].add(other)
+    return avengers
 
 
 class TricksterBot(HonestBot):
@@ -253,6 +268,11 @@ class ReaderBot(WildBot):
     # Points a rival's gain costs us, and the least expected gain worth spending a card on.
     RIVALRY = 0.5
     THRESHOLD = 0.15
+    # How the reader weighs what it has seen (Beliefs): recent meetings, and meetings with it.
+    DECAY = 0.85
+    PAIR = 3.0
+    # What hunting a player who takes revenge costs (the meetings it spoils afterwards).
+    REVENGE = 3.0
 
     def _bonus(self, view: View) -> bool:
         if "options" in view:
@@ -266,7 +286,7 @@ class ReaderBot(WildBot):
 
     def _their_cards(self, view: View, other: str, call: str, unseen: Unseen) -> dict[str, float]:
         """Chance of each card ``other`` offers with ``call``, from their habits and their Pack."""
-        beliefs = Beliefs(view)
+        beliefs = Beliefs(view, self.player, self.DECAY, self.PAIR)
         weights: dict[str, float] = {}
         for step in range(5):  # the card lies ``step`` places before the Call on the chain
             what = intent(CREATURES[(INDEX[call] - step) % 5], call)
@@ -287,6 +307,8 @@ class ReaderBot(WildBot):
             if bonus:  # a mate brings a foreign card (2); an eat one own and one foreign (3)
                 mine, gained = mine + (mine > 0), gained + (gained > 0)
             total += chance * (mine - rivalry * gained)
+        if intent(card, call) == HUNT and other in vengeful(view):
+            total -= self.REVENGE  # every later meeting with them would be a double-cross
         return total
 
     def _best(self, view: View, call: str, other: str, unseen: Unseen) -> tuple[float, str]:

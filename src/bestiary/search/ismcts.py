@@ -1,9 +1,18 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
 
-Each iteration samples a fresh determinization of the searching seat's view (every hidden card
-re-dealt at random, never the true deal), walks one shared tree with UCB using availability
-counts (a move only competes in the iterations where it was legal), plays the rest of the game
-out with a cheap policy, and credits every player with their share of the win.
+Each iteration samples a fresh determinization (a full state the searching seat cannot tell from
+the real one, dealt by a belief that never sees the true hidden cards), walks one shared tree with
+UCB using availability counts (a move only competes in the iterations where it was legal), plays
+the rest of the game out with a cheap policy, and credits every player with their share of the win.
+
+Progressive widening keeps the many near-identical choices (a Game Changer can swap any card
+for any card) from drowning the search: a node considers only its ``k(n)`` best moves by a
+prior ranking, ``k`` growing with the node's visits ``n``. The budget is iterations AND time:
+the search stops at whichever runs out first, so a live table never waits past its clock and a
+simulation stays reproducible when the iteration budget is the one that binds.
+
+The search knows no game: states are the core ``State`` (``clone``, ``apply``,
+``legal_actions``, ``to_act``, ``chance_due``, ``chance_outcome``, ``is_over``, ``winners``).
 """
 
 from __future__ import annotations
@@ -11,34 +20,80 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from bestiary.critters.actions import Complete, PlaySet, UltimateCollector
-from bestiary.critters.state import CrittersState, determinize
-
-# The rollout stops here (a draw for everyone) if the game has not ended; games rarely get close.
-ROLLOUT_LIMIT = 400
-_MAKERS = (PlaySet, Complete, UltimateCollector)
+from typing import Any, Protocol
 
 
-# Narrows a node's moves to those worth searching (e.g. a heuristic's best few).
-Pruner = Callable[[CrittersState, str, list[Any]], list[Any]]
+class SearchState(Protocol):
+    """What the search uses of a game state (a subset of ``bestiary.core.game.State``)."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def chance_due(self) -> bool: ...
+
+    def clone(self) -> Any: ...
+
+    def apply(self, action: Any) -> Any: ...
+
+    def legal_actions(self, player: str) -> list[Any]: ...
+
+    def chance_outcome(self, rng: random.Random) -> Any: ...
+
+    def winners(self) -> list[str]: ...
 
 
-# Values a position that a depth-limited playout left unfinished: player -> expected win share.
-Evaluator = Callable[[CrittersState], dict[str, float]]
+# A determinization: a full state consistent with what the searching seat has seen.
+Sampler = Callable[[random.Random], Any]
+# Ranks a node's moves, best first (the order progressive widening admits them in).
+Ranker = Callable[[Any, str, list[Any]], list[Any]]
+# The playout policy: the move ``actor`` makes in ``state``.
+Policy = Callable[[Any, str, random.Random], Any]
+# Values a position a depth-limited playout left unfinished: player -> expected win share.
+Evaluator = Callable[[Any], Mapping[str, float]]
+# Who must act now (None at chance or when the game is over).
+Actor = Callable[[Any], str | None]
+# Applies a move the state itself just listed as legal (a game may skip re-checking it).
+Step = Callable[[Any, Any], Any]
+
+
+def apply(state: Any, move: Any) -> Any:
+    return state.apply(move)
 
 
 @dataclass(frozen=True)
-class Playout:
-    """How an iteration finishes the game: a policy, a depth limit, and a judge for the rest."""
+class Budget:
+    """Stop after ``iterations`` or after ``millis`` of wall time, whichever comes first.
 
-    rng: random.Random
-    policy: Callable[[CrittersState, str, random.Random], Any]
-    depth: int
-    evaluate: Evaluator | None
+    At least one of them is given. One "iteration" is one playout (one root move tried on one
+    determinization), so an iteration budget is the same work on any machine.
+    """
+
+    iterations: int | None = 200
+    millis: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.millis is None:
+            raise ValueError("give the search budget in iterations, milliseconds or both")
+        if (self.iterations is not None and self.iterations < 1) or (
+            self.millis is not None and not 0 < self.millis < math.inf
+        ):
+            raise ValueError("the search budget must be positive")
+
+
+@dataclass(frozen=True)
+class Widening:
+    """``k(n) = ceil(base + scale * n ** power)`` moves are considered at a node visited n times."""
+
+    base: float = 2.0
+    scale: float = 1.0
+    power: float = 0.5
+
+    def width(self, visits: int) -> int:
+        grown: float = self.scale * math.pow(visits, self.power)
+        return math.ceil(self.base + grown)
 
 
 @dataclass
@@ -53,33 +108,103 @@ class Node:
 
     def ucb(self, exploration: float) -> float:
         mean = self.reward / self.visits
-        return mean + exploration * math.sqrt(math.log(self.available) / self.visits)
+        return mean + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+    @property
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
 
 
 @dataclass(frozen=True)
-class Budget:
-    """Stop after ``iterations`` or after ``millis`` of wall time, whichever is given."""
+class Searcher:
+    """One configured search: how to rank, play out and judge; how wide and how far."""
 
-    iterations: int | None = 200
-    millis: float | None = None
-
-    def __post_init__(self) -> None:
-        if (self.iterations is None) == (self.millis is None):
-            raise ValueError("give the search budget in iterations or in milliseconds, not both")
-        if (self.iterations is not None and self.iterations < 1) or (
-            self.millis is not None and self.millis <= 0
-        ):
-            raise ValueError("the search budget must be positive")
-
-
-def rollout_move(state: CrittersState, actor: str, rng: random.Random) -> Any:
-    """Cheap playout policy: make or steal a set when possible, else a random move."""
-    moves = state.legal_actions(actor)
-    makers = [m for m in moves if type(m) in _MAKERS]
-    return rng.choice(makers or moves)
+    actor: Actor
+    rank: Ranker
+    policy: Policy
+    evaluate: Evaluator | None = None
+    depth: int = 400
+    exploration: float = 0.7
+    widening: Widening = Widening()
+    root_widening: Widening = Widening(base=3.0, scale=0.5, power=0.5)
+    step: Step = apply
 
 
-def _rewards(state: CrittersState) -> dict[str, float]:
+@dataclass
+class Result:
+    """The chosen move, the root's children (move -> node) and how much was searched."""
+
+    move: Any
+    root: Node
+    iterations: int
+    seconds: float
+
+
+def search(
+    searcher: Searcher,
+    sample: Sampler,
+    me: str,
+    moves: Sequence[Any],
+    rng: random.Random,
+    budget: Budget,
+) -> Result:
+    """The move for ``me`` among ``moves`` (its legal actions now), searched on ``sample``'s worlds.
+
+    The root is searched in rounds: each round samples one determinization and one playout seed
+    and tries every admitted root move on that same sample (common random numbers), so moves are
+    compared on the same luck; the root admits moves by the ranker as rounds accumulate. Below the
+    root the tree is searched with UCB and progressive widening.
+    """
+    start = time.perf_counter()
+    root = Node()
+    if not moves:
+        raise ValueError("search needs at least one legal move")
+    if len(moves) == 1:
+        return Result(moves[0], root, 0, 0.0)
+    first = sample(rng)
+    ranked = searcher.rank(first, me, list(moves))
+    deadline = None if budget.millis is None else start + budget.millis / 1000
+    limit = budget.iterations
+    done = 0
+    rounds = 0
+    world = first
+    while True:
+        width = min(len(ranked), searcher.root_widening.width(rounds))
+        admitted = ranked[:width]
+        seed = rng.getrandbits(63)
+        for move in admitted:
+            if (limit is not None and done >= limit) or (
+                deadline is not None and done and time.perf_counter() >= deadline
+            ):
+                return _finish(root, ranked, done, start)
+            node = root.children.get(move)
+            if node is None:
+                node = root.children[move] = Node(mover=me)
+            node.available += 1
+            state = world.clone()
+            state.apply(move)
+            _iterate(searcher, node, state, random.Random(seed))
+            done += 1
+        rounds += 1
+        world = sample(rng)
+
+
+def _finish(root: Node, ranked: list[Any], done: int, start: float) -> Result:
+    """The most rewarding root move; ties (and unsearched moves) go to the ranker's order."""
+    best = ranked[0]
+    best_mean = -1.0
+    fewest = max((c.visits for c in root.children.values()), default=0) // 2
+    for move in ranked:
+        child = root.children.get(move)
+        # A move admitted late has few rounds: it must have half the rounds to overrule.
+        if child is None or child.visits == 0 or child.visits < fewest:
+            continue
+        if child.mean > best_mean:
+            best, best_mean = move, child.mean
+    return Result(best, root, done, time.perf_counter() - start)
+
+
+def _rewards(state: SearchState) -> dict[str, float]:
     winners = state.winners() if state.is_over else []
     if not winners:
         return {}
@@ -87,134 +212,58 @@ def _rewards(state: CrittersState) -> dict[str, float]:
     return dict.fromkeys(winners, share)
 
 
-def search(
-    view: Mapping[str, Any],
-    rng: random.Random,
-    budget: Budget,
-    exploration: float = 0.7,
-    policy: Callable[[CrittersState, str, random.Random], Any] = rollout_move,
-    prune: Pruner | None = None,
-    depth: int = ROLLOUT_LIMIT,
-    evaluate: Evaluator | None = None,
-    stick: float | None = None,
-) -> tuple[Any, Node]:
-    """The move to make from ``view`` (the searching seat is ``view["you"]``), and the tree.
-
-    The root is searched in rounds: each round samples one determinization and one playout
-    seed and tries every candidate move on that same sample (common random numbers), so that
-    moves are compared on the same luck; below the root the tree is searched with UCB.
-
-    With ``stick``, the first candidate (a pruner lists its favourite first) is kept unless
-    another move beats it, round by round, by more than ``stick`` standard errors: a heuristic's
-    choice is only overruled on evidence, not on the noise of a few playouts.
-    """
-    me: str = view["you"]
-    root = Node()
-    plain = dict(view)
-    sample = determinize(plain, me, rng)
-    moves = sample.legal_actions(me)
-    if prune is not None and len(moves) > 1:
-        moves = prune(sample, me, moves)
-    for move in moves:
-        root.children[move] = Node(mover=me)
-    if len(moves) == 1:
-        return moves[0], root
-    deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
-    done = 0
-    gains: dict[Any, list[float]] = {move: [] for move in moves}
-    while True:
-        if budget.iterations is not None and done >= budget.iterations:
-            break
-        if deadline is not None and done and time.perf_counter() >= deadline:
-            break
-        if done:
-            sample = determinize(plain, me, rng)
-        seed = rng.getrandbits(63)
-        for move in moves:
-            state = sample.clone()
-            state.apply(move)
-            node = root.children[move]
-            node.available += 1
-            playout = Playout(random.Random(seed), policy, depth, evaluate)
-            gains[move].append(_iterate(node, state, playout, exploration, prune))
-            done += 1
-    if stick is not None:
-        return _overrule(moves, gains, stick), root
-    children = root.children
-    best = max(moves, key=lambda m: children[m].reward / max(1, children[m].visits))
-    return best, root
-
-
-def _overrule(moves: list[Any], gains: Mapping[Any, list[float]], stick: float) -> Any:
-    """The first move, unless another is better on paired rounds by ``stick`` standard errors."""
-    default = moves[0]
-    best, best_margin = default, 0.0
-    base = gains[default]
-    rounds = len(base)
-    if rounds < 2:
-        return default
-    for move in moves[1:]:
-        diffs = [a - b for a, b in zip(gains[move], base, strict=True)]
-        mean = sum(diffs) / rounds
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (rounds - 1))
-        margin = mean - stick * spread / math.sqrt(rounds)
-        if margin > best_margin:
-            best, best_margin = move, margin
-    return best
-
-
-def _iterate(
-    start: Node,
-    state: CrittersState,
-    playout: Playout,
-    exploration: float,
-    prune: Pruner | None,
-) -> float:
+def _iterate(searcher: Searcher, start: Node, state: Any, rng: random.Random) -> float:
     """One iteration below ``start`` (whose move is already applied to ``state``).
 
     Returns the reward of ``start``'s mover.
     """
     path = [start]
     node = start
-    rng, policy = playout.rng, playout.policy
+    actor_of, rank = searcher.actor, searcher.rank
     while not state.is_over:  # selection and expansion
         if state.chance_due:
             state.apply(state.chance_outcome(rng))
             continue
-        actor = state.to_act
+        actor = actor_of(state)
         assert actor is not None
         moves = state.legal_actions(actor)
-        if prune is not None and len(moves) > 1:
-            moves = prune(state, actor, moves)
+        ranked = False
+        if len(moves) > 1:
+            width = searcher.widening.width(node.visits)
+            if width < len(moves):
+                moves = rank(state, actor, moves)[:width]
+                ranked = True
         children = node.children
-        untried = [m for m in moves if m not in children]
         for m in moves:
             child = children.get(m)
             if child is not None:
                 child.available += 1
+        untried = [m for m in moves if m not in children]
         if untried:
-            move = rng.choice(untried)
+            # The ranker's favourite among the untried, else any (all are admitted).
+            move = untried[0] if ranked else rng.choice(untried)
             child = children[move] = Node(mover=actor, available=1)
-            state.apply(move)
+            searcher.step(state, move)
             path.append(child)
             break
-        move = max(moves, key=lambda m: children[m].ucb(exploration))
+        move = max(moves, key=lambda m: children[m].ucb(searcher.exploration))
         node = children[move]
-        state.apply(move)
+        searcher.step(state, move)
         path.append(node)
     steps = 0
-    while not state.is_over and steps < playout.depth:  # playout
+    policy, step = searcher.policy, searcher.step
+    while not state.is_over and steps < searcher.depth:  # playout
         if state.chance_due:
             state.apply(state.chance_outcome(rng))
             continue
-        actor = state.to_act
+        actor = actor_of(state)
         assert actor is not None
-        state.apply(policy(state, actor, rng))
+        step(state, policy(state, actor, rng))
         steps += 1
-    if state.is_over or playout.evaluate is None:
-        rewards = _rewards(state)
+    if state.is_over or searcher.evaluate is None:
+        rewards: Mapping[str, float] = _rewards(state)
     else:
-        rewards = playout.evaluate(state)
+        rewards = searcher.evaluate(state)
     for visited in path:  # backpropagation
         visited.visits += 1
         if visited.mover is not None:

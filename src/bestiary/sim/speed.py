@@ -39,31 +39,20 @@ def bench_sim_games(game: str, players: int, games: int, seed: int) -> Rate:
 
 def bench_ismcts(players: int, iterations: int, positions: int, seed: int) -> Rate:
     """ISMCTS iterations per second from early critters positions (the ``ismcts`` bot's search)."""
-    from bestiary.bots.critters import PLAYOUT_DEPTH, STICK, best_few, greedy_playout, judge
+    from bestiary.bots.critters_search import IsmctsBot
     from bestiary.critters import GAME
-    from bestiary.search.ismcts import Budget, search
+    from bestiary.search.ismcts import Budget
 
     names = [f"p{i + 1}" for i in range(players)]
-    views = []
+    done = 0
+    seconds = 0.0
     for i in range(positions):
         state = GAME.new_game(names, seed=seed + i)
         actor = state.to_act
         assert actor is not None
-        views.append(state.view(actor))
-    budget = Budget(iterations=iterations)
-    done = 0
-    start = time.perf_counter()
-    for i, view in enumerate(views):
-        _, tree = search(
-            view,
-            random.Random(seed + i),
-            budget,
-            policy=greedy_playout,
-            prune=best_few,
-            depth=PLAYOUT_DEPTH,
-            evaluate=judge,
-            stick=STICK,
-        )
-        done += sum(child.visits for child in tree.children.values())
-    seconds = time.perf_counter() - start
+        bot = IsmctsBot(actor, random.Random(seed + i), Budget(iterations=iterations))
+        bot.act(state.view(actor), state.legal_actions(actor))
+        assert bot.last is not None
+        done += bot.last.iterations
+        seconds += bot.last.seconds
     return Rate(f"ismcts, critters {players} players", done, "iterations", seconds)

@@ -1,0 +1,120 @@
+"""The searching critters bot: ISMCTS over deals drawn from the seat's belief.
+
+Every iteration re-deals the hidden cards by the seat's :class:`Belief` (the unseen cards, bent
+by what the other players' answers and passes gave away), tries a move, and plays the game out
+with the greedy bot's judgement (a little noise, so playouts differ). The greedy score also
+ranks moves for progressive widening, so the dozens of Game Changer swaps do not each take a
+share of the budget before the few sensible moves are known.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bestiary.bots.critters import CritterBot, View, greedy_playout, legal_moves, ranked
+from bestiary.bots.critters_belief import Belief
+from bestiary.core.agent import register_bot
+from bestiary.critters.state import CrittersState
+from bestiary.search.ismcts import Budget, Result, Searcher, Widening, search
+
+
+def progress(state: CrittersState, player: str) -> float:
+    """Full-set kinds, plus a fraction for each incomplete set and its size."""
+    size = state.set_size
+    full = set()
+    partial = 0.0
+    for s in state.tableau(player):
+        if s["full"]:
+            full.add(s["kind"])
+        else:
+            partial += (len(s["cards"]) / size) ** 2
+    return len(full) + 0.5 * partial
+
+
+def judge(state: CrittersState) -> Mapping[str, float]:
+    """Win chances of an unfinished game: a softmax over everyone's progress."""
+    weights = {p: math.exp(JUDGE_SHARPNESS * progress(state, p)) for p in state.players}
+    total = sum(weights.values())
+    return {p: w / total for p, w in weights.items()}
+
+
+def to_act(state: CrittersState) -> str | None:
+    return state.to_act
+
+
+def step(state: CrittersState, move: Any) -> None:
+    """Apply a move ``state.legal_actions`` just listed, without checking it again.
+
+    The engine's ``apply`` re-derives the legal list to refuse bad input; inside a playout that
+    check is a third of the cost and can never fail.
+    """
+    state._do(move)
+
+
+JUDGE_SHARPNESS = 1.5
+SEARCHER = Searcher(
+    actor=to_act,
+    rank=ranked,
+    policy=greedy_playout,
+    evaluate=judge,
+    depth=400,
+    exploration=0.7,
+    widening=Widening(base=2.0, scale=1.0, power=0.5),
+    root_widening=Widening(base=3.0, scale=0.5, power=0.5),
+    step=step,
+)
+
+# The registered bot's budget: iterations make a simulation the same on any machine; the time
+# cap keeps a live table's answer under a second even on a slow or busy machine.
+ISMCTS_ITERATIONS = 400
+ISMCTS_MILLIS = 900.0
+
+
+class IsmctsBot(CritterBot):
+    """Information-set MCTS over deals drawn from its belief about the hidden cards."""
+
+    def __init__(
+        self,
+        player: str,
+        rng: random.Random,
+        budget: Budget | None = None,
+        searcher: Searcher = SEARCHER,
+        belief: Belief | None = None,
+    ) -> None:
+        super().__init__(player, rng)
+        self.budget = budget or Budget(iterations=ISMCTS_ITERATIONS, millis=ISMCTS_MILLIS)
+        self.searcher = searcher
+        self.belief = belief or Belief(player)
+        self.last: Result | None = None
+
+    def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
+        self.belief.observe(view)
+        moves = list(legal) if legal is not None else legal_moves(view, self.rng)
+        if view["over"] or not moves:
+            return None
+        belief = self.belief
+
+        def sample(rng: random.Random) -> CrittersState:
+            return belief.sample(view, rng)
+
+        self.last = search(self.searcher, sample, self.player, moves, self.rng, self.budget)
+        belief.remember(self.last.move)
+        return self.last.move
+
+    def choose(self, view: View, moves: list[Any]) -> Any:
+        return self.act(view, moves)
+
+
+@register_bot(
+    "critters",
+    "ismcts",
+    f"Searches {ISMCTS_ITERATIONS} deals per move (at most {ISMCTS_MILLIS / 1000:g} s), dealt by"
+    " what the other players' answers and passes gave away, played out greedily.",
+    rank=2,
+    seconds=ISMCTS_MILLIS / 1000,
+)
+def _ismcts(player: str, rng: random.Random) -> IsmctsBot:
+    return IsmctsBot(player, rng)
