@@ -217,7 +217,7 @@ def test_events_are_exactly_the_record_lines() -> None:
     ("event", "reason"),
     [
         ({"do": "down", "card": "fox"}, "needs a text 'by'"),
-        ({"by": "a", "do": "fly"}, "unknown critters event 'fly'"),
+        ({"by": "a", "do": "fly"}, "'fly' is not a critters action"),
         ({"by": "a", "do": "set", "kind": "fox", "cards": "fox"}, "'cards' as a list"),
         ({"by": "a", "do": "game_changer", "target": "b", "give": 1}, "'give' as an object"),
         ({"by": "a", "do": "down", "card": "fox", "as": 3}, "'as' as text or null"),

@@ -197,3 +197,17 @@ def test_a_game_without_widgets_of_its_own_replays_on_the_plain_board(tmp_path: 
         assert played.stderr == "error: Duel cannot be played in the terminal yet\n"
     finally:
         unregister_game("duel")
+
+
+def test_a_simulated_record_says_which_bot_sat_where() -> None:
+    from bestiary.core.records import parse_lines
+    from bestiary.sim.runner import GameSpec, play_game
+    from bestiary.tui.replay_app import Replay
+
+    spec = GameSpec(0, "critters", ("greedy", "random"), seed=4, keep_record=True)
+    result = play_game(spec)
+    assert result.record is not None
+    header, events = parse_lines(result.record)
+    assert Replay(header, events).seating() == "Seats: p1 (greedy), p2 (random)"
+    del header["bots"]
+    assert Replay(header, events).seating() == ""

@@ -4,8 +4,9 @@ The agent to act is whoever the rules wait for: the turn player, or the target o
 card who must answer ``no`` or ``allow``. Observations are ``{"observation": float32 vector,
 "action_mask": int8 vector}`` built from the agent's own view (``CrittersEncoding``); the mask
 is all zero for every agent but the one to act. The action space is the same fixed
-``Discrete`` for every agent, set by the deck, the set size and the player count. Reshuffles are
-chance, done by the engine from the env's seeded RNG. Reward at the end: +1 for each winner
+``Discrete`` for every agent, set by the deck, the set size and the player count. The game is
+played by the core ``Match`` driver (every agent an outside seat), which samples reshuffles
+from the env's seed. Reward at the end: +1 for each winner
 (a shared win too), -1 for the others; 0 for all when ``max_cycles`` moves cut the game short.
 
 >>> e = env(players=3)
@@ -31,6 +32,7 @@ from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.infos import step_info
 from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.wild_v0 import game_options
+from bestiary.core.driver import Match
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
 
@@ -94,6 +96,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         self._act_space = spaces.Discrete(enc.size)
         self._rng = random.Random()
         self._state: CrittersState | None = None
+        self._match = Match(GAME, GAME.new_game(self.possible_agents, self.options, seed=0), {})
         self._moves = 0
 
     @functools.cache  # noqa: B019 (one space object per agent, as required)
@@ -121,7 +124,8 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         if encoding_for(state).size != self.encoding.size:
             raise BadOption("these game options change the action space: set them at make")
         self._state = state
-        self._settle_chance()
+        # Every seat is an outside seat of the one driver, which samples chance from its seed.
+        self._match = Match(GAME, state, {}, seed=self._rng.randrange(2**63))
         self._moves = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -148,8 +152,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
             raise ValueError(f"{agent} must act: None is only for agents that are done")
         state = self.game_state
         self._cumulative_rewards[agent] = 0.0
-        state.apply(self.encoding.action(agent, int(action)))
-        self._settle_chance()
+        self._match.submit(agent, self.encoding.action(agent, int(action)))
         self._moves += 1
         self._clear_rewards()
         if state.is_over:
@@ -163,12 +166,6 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         self._accumulate_rewards()
         to_act = state.to_act
         self.agent_selection = to_act if to_act is not None else agent
-
-    def _settle_chance(self) -> None:
-        """A reshuffle that is due is the env's seeded chance, never an agent's turn."""
-        state = self.game_state
-        while state.chance_due:
-            state.apply(state.chance_outcome(self._rng))
 
     def render(self) -> str | None:
         return show(lambda: describe_table(self.game_state), self.render_mode)

@@ -49,6 +49,7 @@ from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.core.agent import Agent
+from bestiary.core.driver import Match
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME as CRITTERS
 from bestiary.critters import CrittersState
@@ -159,16 +160,23 @@ class CrittersEnv(_AgainstOpponents):
         self.max_moves = max_moves
         self.render_mode = check_render_mode(render_mode)
         self._state: CrittersState | None = None
+        self._match: Match | None = None
         # Made once now, so that a bad opponent is refused at make, not at the first reset.
         self._opponents = self._seat(random.Random(0))
         self._moves = 0
-        self._chance = random.Random()
 
     @property
     def game_state(self) -> CrittersState:
         if self._state is None:
             raise RuntimeError("call reset() before using the env")
         return self._state
+
+    @property
+    def match(self) -> Match:
+        """The driver playing the game: opponents inside it, the learner outside."""
+        if self._match is None:
+            raise RuntimeError("call reset() before using the env")
+        return self._match
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -179,8 +187,9 @@ class CrittersEnv(_AgainstOpponents):
         if options and isinstance(options.get("game_options"), Mapping):
             game_options.update(options["game_options"])
         self._state = CRITTERS.new_game(self.players, game_options, seed=rng.randrange(2**63))
-        self._chance = random.Random(rng.randrange(2**63))
+        table_seed = rng.randrange(2**63)
         self._opponents = self._seat(rng)
+        self._match = Match(CRITTERS, self._state, self._opponents, seed=table_seed)
         self._moves = 0
         self._play_opponents()
         return self._observe(), self._info()
@@ -192,7 +201,7 @@ class CrittersEnv(_AgainstOpponents):
         if a not in legal:
             info = self._info(f"action {a} is not legal now")
             return self._observe(over=True), self.illegal_reward, True, False, info
-        state.apply(legal[a])
+        self.match.submit(self.learner, legal[a])
         self._moves += 1
         self._play_opponents()
         if state.is_over:
@@ -220,19 +229,15 @@ class CrittersEnv(_AgainstOpponents):
         return info
 
     def _play_opponents(self) -> None:
-        state = self.game_state
+        """The driver plays the opponents (and samples chance) until the learner must act."""
+        match, state = self.match, self.game_state
         while not state.is_over and self._moves < self.max_moves:
-            if state.chance_due:  # a reshuffle: the env's seeded chance, not a move
-                state.apply(state.chance_outcome(self._chance))
-                continue
-            player = state.to_act
-            if player is None or player == self.learner:
+            if self.learner in state.actors:
                 return
-            choice = self._opponents[player].act(state.view(player), state.legal_actions(player))
-            if choice is None:
-                raise RuntimeError(f"the {player} opponent chose nothing on its critters turn")
-            state.apply(choice)
-            self._moves += 1
+            due = match.next_due()
+            if due is None:
+                return
+            self._moves += sum(p.by is not None for p in match.advance(due))
 
     def _observe(self, over: bool = False) -> Observation:
         state = self.game_state

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
-from bestiary.core.errors import RecordError
+from bestiary.core.errors import MalformedEvent, RecordError
 
 Event = dict[str, Any]
 Header = dict[str, Any]
 
 RECORD_VERSION = 1
+T = TypeVar("T")
 
 
 def parse_lines(lines: Iterable[str]) -> tuple[Header, list[tuple[int, Event]]]:
@@ -74,3 +75,20 @@ def write_record(out: str | Path | TextIO, header: Header, events: Iterable[Even
         return
     for line in iter_lines(header, events):
         out.write(line + "\n")
+
+
+def parse_event(event: Any, parsers: Mapping[str, Callable[[Event], T]], game: str) -> T:
+    """The action an event line stands for, by its ``do``; MalformedEvent if it is none.
+
+    Every game parses its events this one way: the shape is checked here, the keys by the
+    game's parser for that ``do``, and whether the rules allow it by ``apply``.
+    """
+    if not isinstance(event, dict):
+        raise MalformedEvent("an event must be a JSON object")
+    do = event.get("do")
+    if not isinstance(do, str):
+        raise MalformedEvent("an event needs 'do' naming the action")
+    parse = parsers.get(do)
+    if parse is None:
+        raise MalformedEvent(f"{do!r} is not a {game} action (known: {', '.join(parsers)})")
+    return parse(event)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bestiary.core.errors import MalformedEvent
-from bestiary.core.records import Event
+from bestiary.core.records import Event, parse_event
 from bestiary.critters.cards import WILD
 
 
@@ -199,15 +199,7 @@ def action_from_event(event: Any) -> CrittersAction:
     Parsing checks the event's shape only; whether the rules allow the action is ``apply``'s
     to say (IllegalAction).
     """
-    if not isinstance(event, dict):
-        raise MalformedEvent("an event must be a JSON object")
-    do = event.get("do")
-    if not isinstance(do, str):
-        raise MalformedEvent("an event needs 'do' naming the action")
-    parse = _PARSERS.get(do)
-    if parse is None:
-        raise MalformedEvent(f"unknown critters event {do!r} ({', '.join(_PARSERS)})")
-    return parse(event)
+    return parse_event(event, _PARSERS, "critters")
 
 
 def _down(event: Event) -> Down:

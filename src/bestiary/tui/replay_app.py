@@ -34,6 +34,13 @@ class Replay:
     def game(self) -> str:
         return self.rules.info.name
 
+    def seating(self) -> str:
+        """Who sat where: each seat and its bot, when the record says (``bestiary sim --out``)."""
+        players, bots = self.header.get("players") or [], self.header.get("bots")
+        if not isinstance(bots, list) or len(bots) != len(players):
+            return ""
+        return "Seats: " + ", ".join(f"{p} ({b})" for p, b in zip(players, bots, strict=True))
+
     @property
     def length(self) -> int:
         return len(self.events)
@@ -109,6 +116,9 @@ class ReplayApp(App[None]):
         state = self.state
         seen = "everything" if self.seat is None else f"{self.seat}'s view"
         where = Text(f"Step {self.step} of {self.record.length} — showing {seen}\n", style="bold")
+        seating = self.record.seating()
+        if seating:
+            where.append(seating + "\n")
         where.append(self.record.words(self.step, reveal=self.seat is None, seat=self.seat))
         self.query_one("#where", Static).update(where)
         self.query_one("#table", Static).update(self.table(state))

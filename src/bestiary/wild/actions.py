@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bestiary.core.errors import MalformedEvent
-from bestiary.core.records import Event
+from bestiary.core.records import Event, parse_event
 from bestiary.wild.cards import CREATURE_INDEX
 
 
@@ -101,15 +101,7 @@ def action_from_event(event: Any) -> WildAction:
     >>> action_from_event({"by": "ann", "do": "discard", "card": "snerlep", "t": 3.5})
     Discard(by='ann', card='snerlep')
     """
-    if not isinstance(event, dict):
-        raise MalformedEvent("an event must be a JSON object")
-    do = event.get("do")
-    if not isinstance(do, str):
-        raise MalformedEvent("an event needs 'do' naming the action")
-    parse = _PARSERS.get(do)
-    if parse is None:
-        raise MalformedEvent(f"{do!r} is not a wild action ({', '.join(sorted(_PARSERS))})")
-    return parse(event)
+    return parse_event(event, _PARSERS, "wild")
 
 
 _PARSERS: dict[str, Callable[[Event], WildAction]] = {

@@ -63,7 +63,7 @@ class WildGame:
         budget = Pace().ticks(float(state.deal.options["nightfall_seconds"]))
         choice = rng.choice
         legal = state.legal_actions
-        apply = state.apply
+        apply = state.play
         steps = quiet = 0
         met = len(state.meetings)
         while not state.is_over and steps < max_steps:

@@ -220,13 +220,18 @@ class WildState:
 
         Returns the one event it made (as a list: the shape every game's ``apply`` has).
         """
+        self.play(action)
+        return [action.to_event()]
+
+    def play(self, action: Any) -> None:
+        """``apply`` without building the event line: the random-play and search loops'."""
         if self._over:
             raise IllegalAction("the game is over: no action is legal after it ends")
         cls = type(action)
         if cls is Nightfall:
             self._log.append(action)
             self._finish([])
-            return [action.to_event()]
+            return
         if cls not in _KINDS:
             raise IllegalAction(f"{action!r} is not a wild action")
         i = self._t.seat.get(action.by)
@@ -247,7 +252,6 @@ class WildState:
         self._log.append(action)
         if (cls is Discard or cls is RevealOwn or cls is Meet) and not self._over:
             self._end_if_no_cards()  # only these can take a player's last card away
-        return [action.to_event()]
 
     def winners(self) -> list[str]:
         """Highest score; then most Den cards from other Packs; still tied: all share the win."""

@@ -152,6 +152,8 @@ function intent(card, call, w) {
   if (w.eats(card, call)) return `hunt: you eat an honest ${w.name(call)} who answers`;
   const hunter = w.eaterOf(call);
   if (w.eats(card, hunter)) return `double-cross: you eat a ${w.name(hunter)} hunting ${w.name(call)}s`;
+  const meets = outcome(card, call, call, w);
+  if (meets === "eaten") return `bluff: an honest ${w.name(call)} who answers eats you`;
   return `bluff: an honest ${w.name(call)} answers and you avoid each other`;
 }
 
