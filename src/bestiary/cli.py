@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from bestiary.core.driver import Pace
 from bestiary.core.errors import RecordError
 from bestiary.core.game import game_names, replay
 from bestiary.core.records import read_record
@@ -24,6 +25,8 @@ app = typer.Typer(
 
 EXIT_BAD_INPUT = 2
 SERVER = ServerSettings()  # the defaults of `serve`'s limits
+
+PACE = Pace()  # the one real-time model: `serve --tick` defaults to its tick
 
 
 def _fail(message: str) -> typer.Exit:
@@ -187,7 +190,7 @@ def serve_command(
     ] = 30.0,
     tick: Annotated[
         float, typer.Option(help="Seconds per tick of the table's clock (bots react in ticks).")
-    ] = 0.25,
+    ] = PACE.tick_seconds,
     bot_pause: Annotated[
         float, typer.Option(help="critters: seconds a bot waits before its move (a default).")
     ] = 1.0,
