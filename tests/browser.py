@@ -10,13 +10,14 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from playwright import sync_api
 
 from bestiary.server.live import LiveServer
+from bestiary.server.settings import ServerSettings
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -33,6 +34,18 @@ TIMEOUT_MS = 15_000
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 PAGE_ERRORS: list[str] = []  # uncaught script errors in any page: a test fails on any
+
+
+# One test player opens many tables from 127.0.0.1: more than a stranger may.
+MANY = ServerSettings(tables_per_minute=1000)
+
+
+def launch() -> Iterator[sync_api.Browser]:
+    """Debian's Chromium under Playwright, for a module-scoped fixture to yield from."""
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
 
 
 def new_page(browser: sync_api.Browser, viewport: dict[str, int] | None = None) -> sync_api.Page:

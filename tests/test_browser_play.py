@@ -15,16 +15,16 @@ import pytest
 from playwright import sync_api
 
 from bestiary.server.live import LiveServer, TableSocket
-from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 from tests.browser import (
-    ARGS,
     CHROMIUM,
+    MANY,
     PAGE_ERRORS,
     PHONE,
     Wire,
     audit,
     keyboard_critters_turn,
+    launch,
     new_page,
     screenshot,
     seat_page,
@@ -32,9 +32,6 @@ from tests.browser import (
 )
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-
-# one test player opens many tables from 127.0.0.1: more than a stranger may
-MANY = ServerSettings(tables_per_minute=1000)
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[sync_api.Browser]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
+    yield from launch()
 
 
 def test_two_players_meet_in_wild_and_g_sends_once(

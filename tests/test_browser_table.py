@@ -21,15 +21,15 @@ import pytest
 from playwright import sync_api
 
 from bestiary.server.live import LiveServer
-from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 from tests.browser import (
-    ARGS,
     CHROMIUM,
+    MANY,
     PAGE_ERRORS,
     Wire,
     audit,
     keyboard_critters_turn,
+    launch,
     press,
     screenshot,
     seat_page,
@@ -38,8 +38,6 @@ from tests.browser import (
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
-# one test player opens many tables from 127.0.0.1: more than a stranger may
-MANY = ServerSettings(tables_per_minute=1000)
 
 CALL_KEYS = "qwert"
 
@@ -55,10 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[sync_api.Browser]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
+    yield from launch()
 
 
 def creatures(server: LiveServer) -> list[str]:
