@@ -1,6 +1,7 @@
 """How every 4-player line-up of the shipped wild bots ends (issue: no line-up stalls).
 
     python scripts/lineups.py --games 1000 --jobs 2
+    python scripts/lineups.py --games 200 --jobs 2 --with matcher   # only line-ups with a matcher
 
 Prints, for each multiset of bots, the share of games ending at Sundown, at Nightfall and with
 all cards gone, worst Nightfall share first. Seeded: the same command prints the same table.
@@ -23,15 +24,24 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--with", dest="having", help="only line-ups with this bot in them")
     args = parser.parse_args()
     names = [e.name for e in bot_entries("wild")]
     rows = []
+    if args.having is not None and args.having not in names:
+        parser.error(f"no wild bot is called {args.having!r}; choose one of {', '.join(names)}")
     for lineup in itertools.combinations_with_replacement(names, args.players):
+        if args.having is not None and args.having not in lineup:
+            continue
         specs = sim_specs("wild", list(lineup), args.players, args.games, args.seed)
         endings = Counter(r.ended for r in run_games(specs, jobs=args.jobs))
         rows.append((endings["nightfall"] / args.games, lineup, endings))
     rows.sort(key=lambda row: (-row[0], row[1]))
-    print(f"{len(rows)} line-ups x {args.games} games, {args.players} players, seed {args.seed}")
+    having = "" if args.having is None else f" with {args.having}"
+    print(
+        f"{len(rows)} line-ups{having} x {args.games} games, {args.players} players, "
+        f"seed {args.seed}"
+    )
     print(f"{'line-up':<44} {'sundown':>8} {'nightfall':>9} {'no cards':>8}")
     for _share, lineup, endings in rows:
         cells = [endings[k] / args.games for k in ("sundown", "nightfall", "out_of_cards")]
