@@ -375,7 +375,7 @@ class CrittersState:
         reason = refusal(self, action)
         if reason is not None:
             raise IllegalAction(reason)
-        self._do(action)
+        self.apply_trusted(action)
         return [action.to_event()]
 
     def _check_reshuffle(self, action: Reshuffle) -> None:
@@ -394,12 +394,18 @@ class CrittersState:
                 self.apply(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
-                self._do(choice(self.legal_at(seat)))
+                self.apply_trusted(choice(self.legal_at(seat)))
             steps += 1
         return steps
 
-    def _do(self, action: CrittersAction) -> None:
-        """Apply an action already known to be legal."""
+    def apply_trusted(self, action: CrittersAction) -> None:
+        """Apply an action that ``legal_actions`` (or ``chance_outcome``) just gave, unchecked.
+
+        For search playouts, which only ever play moves the state itself listed: ``apply``
+        re-derives the legal list to refuse bad input, a third of a playout's cost. It makes
+        the same change as ``apply`` but returns no event, and an action that is not legal here
+        leaves the state undefined: never pass it input from outside.
+        """
         _HANDLERS[type(action)](self, action)
 
     def _reshuffle(self, order: Sequence[str]) -> None:
