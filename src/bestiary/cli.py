@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -389,20 +390,28 @@ def ladder_command(
     games: Annotated[int, typer.Option(help="critters games per matchup of the fast bots.")] = 1000,
     search_games: Annotated[
         int, typer.Option(help="critters games per matchup with the searching bot.")
-    ] = 200,
+    ] = 1000,
     wild_games: Annotated[int, typer.Option(help="wild games per matchup.")] = 400,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Processes to play the games in.")] = 1,
     out: Annotated[Path, typer.Option(help="Where to write the page.")] = Path("docs/bots.md"),
 ) -> None:
     """Measure every bot against the references and the exploiters; write docs/bots.md."""
     from bestiary.sim.ladder import ladder
 
-    for name, value in (("--games", games), ("--search-games", search_games)):
+    for name, value in (
+        ("--games", games),
+        ("--search-games", search_games),
+        ("--wild-games", wild_games),
+        ("--jobs", jobs),
+    ):
         if value < 1:
             raise _fail(f"{name} must be at least 1")
-    if wild_games < 1:
-        raise _fail("--wild-games must be at least 1")
-    page = ladder(games, search_games, wild_games, seed, lambda text: typer.echo(text, err=True))
+
+    def progress(text: str) -> None:
+        typer.echo(f"{time.strftime('%H:%M:%S')} {text}", err=True)
+
+    page = ladder(games, search_games, wild_games, seed, progress, jobs)
     out.write_text(page, encoding="utf-8")
     typer.echo(f"wrote {out}")
 

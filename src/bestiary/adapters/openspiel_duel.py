@@ -21,6 +21,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from bestiary.adapters import openspiel_critters
 from bestiary.core.agent import Agent
+from bestiary.sim.parallel import game_seed
 from bestiary.sim.stats import wilson
 
 
@@ -33,6 +34,8 @@ class Duel:
     ours_seconds: float
     theirs_seconds: float
     simulations: int  # OpenSpiel's simulations per move at the end of the run
+    ours_moves: int = 0
+    theirs_moves: int = 0
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -73,21 +76,23 @@ def duel(
     ours_seconds: float,
     games: int,
     seed: int,
+    first: int = 0,
 ) -> Duel:
     """Play ``games`` 2-player games: ``make_ours(player, seed)`` against OpenSpiel's ISMCTS.
 
     ``ours_seconds`` is bestiary's bot's time per move (measured beforehand); OpenSpiel's bot
     gets the simulations it runs in that time, re-levelled after every game on the times
-    measured so far.
+    measured so far. The games are numbered from ``first``, and game ``g`` is seeded from
+    (``seed``, ``g``) alone, so a run split into pieces plays the same deals.
     """
     game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 2})
     table = openspiel_critters.table_for(game.get_parameters())
     simulations = max(1, round(ours_seconds * simulations_per_second(game, seed)))
-    rng = random.Random(seed)
     wins = 0.0
     spent = {0: 0.0, 1: 0.0}
     moves = {0: 0, 1: 0}
-    for g in range(games):
+    for g in range(first, first + games):
+        rng = random.Random(game_seed(seed, g))
         theirs = _their_bot(game, simulations, seed + g)
         ours_seat = g % 2
         name = table.players[ours_seat]
@@ -123,4 +128,6 @@ def duel(
         spent[1] / max(1, moves[1]),
         spent[0] / max(1, moves[0]),
         simulations,
+        moves[1],
+        moves[0],
     )

@@ -128,6 +128,10 @@ class Searcher:
     widening: Widening = Widening()
     root_widening: Widening = Widening(base=3.0, scale=0.5, power=0.5)
     step: Step = apply
+    # How sure the search must be before it overrules the ranker's favourite root move: the
+    # paired mean gain over it (same deals, same luck) less ``confidence`` standard errors must
+    # be above zero. None: the most rewarding move, however thin the evidence.
+    confidence: float | None = None
 
 
 @dataclass
@@ -138,6 +142,8 @@ class Result:
     root: Node
     iterations: int
     seconds: float
+    # Each root move's reward in each round it was tried (round -> reward): paired evidence.
+    rounds: dict[Any, dict[int, float]] = field(default_factory=dict)
 
 
 def search(
@@ -168,6 +174,7 @@ def search(
     done = 0
     rounds = 0
     world = first
+    paired: dict[Any, dict[int, float]] = {}
     while True:
         width = min(len(ranked), searcher.root_widening.width(rounds))
         admitted = ranked[:width]
@@ -176,21 +183,37 @@ def search(
             if (limit is not None and done >= limit) or (
                 deadline is not None and done and time.perf_counter() >= deadline
             ):
-                return _finish(root, ranked, done, start)
+                return _finish(searcher, root, ranked, paired, done, start)
             node = root.children.get(move)
             if node is None:
                 node = root.children[move] = Node(mover=me)
             node.available += 1
             state = world.clone()
             state.apply(move)
-            _iterate(searcher, node, state, random.Random(seed))
+            reward = _iterate(searcher, node, state, random.Random(seed))
+            paired.setdefault(move, {})[rounds] = reward
             done += 1
         rounds += 1
         world = sample(rng)
 
 
-def _finish(root: Node, ranked: list[Any], done: int, start: float) -> Result:
-    """The most rewarding root move; ties (and unsearched moves) go to the ranker's order."""
+def _finish(
+    searcher: Searcher,
+    root: Node,
+    ranked: list[Any],
+    paired: dict[Any, dict[int, float]],
+    done: int,
+    start: float,
+) -> Result:
+    """The root move to play (see ``Searcher.confidence``); ties go to the ranker's order."""
+    if searcher.confidence is None:
+        best = _most_rewarding(root, ranked)
+    else:
+        best = _surest_gain(ranked, paired, searcher.confidence)
+    return Result(best, root, done, time.perf_counter() - start, paired)
+
+
+def _most_rewarding(root: Node, ranked: list[Any]) -> Any:
     best = ranked[0]
     best_mean = -1.0
     fewest = max((c.visits for c in root.children.values()), default=0) // 2
@@ -201,7 +224,29 @@ def _finish(root: Node, ranked: list[Any], done: int, start: float) -> Result:
             continue
         if child.mean > best_mean:
             best, best_mean = move, child.mean
-    return Result(best, root, done, time.perf_counter() - start)
+    return best
+
+
+def _surest_gain(ranked: list[Any], paired: dict[Any, dict[int, float]], z: float) -> Any:
+    """The move whose paired gain over the ranker's favourite is surest, if any is sure enough.
+
+    Every root move is tried on the same deal with the same playout seed in a round, so the
+    difference of two moves' rewards in one round is mostly the moves' doing, not the luck's.
+    """
+    favourite = ranked[0]
+    base = paired.get(favourite, {})
+    best, best_bound = favourite, 0.0
+    for move in ranked[1:]:
+        gains = [r - base[k] for k, r in paired.get(move, {}).items() if k in base]
+        n = len(gains)
+        if n < 2:
+            continue
+        mean = sum(gains) / n
+        var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+        bound = mean - z * math.sqrt(var / n)
+        if bound > best_bound:
+            best, best_bound = move, bound
+    return best
 
 
 def _rewards(state: SearchState) -> dict[str, float]:

@@ -8,12 +8,16 @@ OpenSpiel's own ISMCTS at the same time per move, and in 4-player games against 
 (``random``, ``reader`` and the three exploiters); its fair share is 1/4.
 
 Every cell is a win share with its 95% Wilson interval and sample size; the page says the
-command that made it. Games run in this process (one core: ``nice`` it on a shared machine).
+command that made it. Games run in ``--jobs`` processes (``nice`` the run on a shared machine);
+game i of a matchup is seeded from (seed, i) alone, so the page is the same for any ``--jobs``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import math
+import multiprocessing
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,14 +44,26 @@ class Cell:
     wins: float
     seconds: float
     decisions: int
+    nightfalls: int = 0  # games that ended in a stall (wild's Nightfall), not by play
 
     @property
     def rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
     def text(self) -> str:
-        low, high = wilson(self.wins, self.games)
-        return f"{self.rate:.2f} [{low:.2f}, {high:.2f}] n={self.games}"
+        low, high = self.interval
+        stalled = self.nightfalls / self.games if self.games else 0.0
+        warn = f" ⚠ {stalled:.0%} Nightfall" if stalled > STALL_WARNING else ""
+        return f"{self.rate:.2f} [{low:.2f}, {high:.2f}] n={self.games}{warn}"
+
+
+# A cell whose games ended at Nightfall more often than this says who was ahead when the table
+# stopped, not who played better (the same bar as ``bestiary sim``'s warning).
+STALL_WARNING = 0.10
 
 
 class _Timed:
@@ -67,6 +83,53 @@ class _Timed:
             self.tally[1] += 1
 
 
+@dataclass(frozen=True)
+class _Games:
+    """Games ``start`` to ``stop`` of a matchup (picklable: one worker's share)."""
+
+    game: str
+    bot: str
+    against: str
+    players: int
+    seed: int
+    start: int
+    stop: int
+
+
+def _play(part: _Games) -> tuple[float, int, dict[str, list[float]]]:
+    """The bot's wins, the Nightfalls and every bot's [seconds, decisions] over ``part``."""
+    tally: dict[str, list[float]] = {part.bot: [0.0, 0.0], part.against: [0.0, 0.0]}
+    wins = 0.0
+    stalls = 0
+
+    def maker(g: str, name: str, player: str, s: int) -> Agent:
+        return _Timed(make_bot(g, name, player, s), tally[name])
+
+    for i in range(part.start, part.stop):
+        lineup = seat_bots([part.bot, *[part.against] * (part.players - 1)], part.players, i)
+        mine = (-i) % part.players  # where the rotation put ``bot``
+        spec = GameSpec(i, part.game, lineup, game_seed(part.seed, i))
+        result = play_game(spec, bot_maker=maker)
+        wins += result.win_share(mine)
+        stalls += result.ended == "nightfall"
+    return wins, stalls, tally
+
+
+def _parts(games: int, jobs: int) -> list[tuple[int, int]]:
+    """``range(games)`` in contiguous pieces: a few per job, so a slow piece does not idle one."""
+    size = max(1, math.ceil(games / (4 * jobs))) if jobs > 1 else games
+    return [(a, min(games, a + size)) for a in range(0, games, size)]
+
+
+def in_parallel(work: Callable[[Any], Any], parts: Sequence[Any], jobs: int) -> list[Any]:
+    """``work`` over ``parts`` in ``jobs`` processes (results in order); in this one if 1."""
+    if jobs <= 1 or len(parts) <= 1:
+        return [work(p) for p in parts]
+    # spawn: the same behaviour on every platform, and no fork of a process holding threads.
+    with multiprocessing.get_context("spawn").Pool(min(jobs, len(parts))) as pool:
+        return pool.map(work, parts, chunksize=1)
+
+
 def matchup(
     game: str,
     bot: str,
@@ -75,27 +138,28 @@ def matchup(
     games: int,
     seed: int,
     times: dict[str, list[float]] | None = None,
+    jobs: int = 1,
 ) -> Cell:
     """``bot`` in one seat, ``against`` in every other, over ``games`` games (seats rotate).
 
-    ``times`` (bot name -> [seconds, decisions]) gathers every seat's decision times.
+    ``times`` (bot name -> [seconds, decisions]) gathers every seat's decision times. Game
+    ``i`` is seeded from (``seed``, ``i``) alone: the cell is the same for any ``jobs``.
     """
-    wins = 0.0
     tally = times if times is not None else {}
-    for name in (bot, against):
-        tally.setdefault(name, [0.0, 0.0])
-    before = list(tally[bot])
-    for i in range(games):
-        lineup = seat_bots([bot, *[against] * (players - 1)], players, i)
-        mine = (-i) % players  # where the rotation put ``bot``
-
-        def maker(g: str, name: str, player: str, s: int) -> Agent:
-            return _Timed(make_bot(g, name, player, s), tally[name])
-
-        result = play_game(GameSpec(i, game, lineup, game_seed(seed, i)), bot_maker=maker)
-        wins += result.win_share(mine)
-    spent, decisions = tally[bot][0] - before[0], tally[bot][1] - before[1]
-    return Cell(games, wins, spent / max(1.0, decisions), int(decisions))
+    parts = [_Games(game, bot, against, players, seed, a, b) for a, b in _parts(games, jobs)]
+    wins = 0.0
+    stalls = 0
+    spent = decisions = 0.0
+    for won, stalled, part_tally in in_parallel(_play, parts, jobs):
+        wins += won
+        stalls += stalled
+        for name, (sec, n) in part_tally.items():
+            entry = tally.setdefault(name, [0.0, 0.0])
+            entry[0] += sec
+            entry[1] += n
+        spent += part_tally[bot][0]
+        decisions += part_tally[bot][1]
+    return Cell(games, wins, spent / max(1.0, decisions), int(decisions), stalls)
 
 
 def _per_decision(times: dict[str, list[float]], name: str) -> float:
@@ -119,7 +183,7 @@ def _description(game: str, name: str) -> str:
 
 
 def critters_section(
-    games: int, search_games: int, seed: int, progress: Callable[[str], None]
+    games: int, search_games: int, seed: int, progress: Callable[[str], None], jobs: int = 1
 ) -> list[str]:
     strongest = max(CRITTERS_BOTS, key=_rank("critters"))
     cost = {"ismcts": search_games}
@@ -148,7 +212,8 @@ def critters_section(
                 continue
             n = min(cost.get(bot, games), cost.get(against, games))
             progress(f"critters {bot} vs {against}, {n} games")
-            cell = played[(bot, against)] = matchup("critters", bot, against, 2, n, seed, times)
+            cell = matchup("critters", bot, against, 2, n, seed, times, jobs)
+            played[(bot, against)] = cell
             cells.append(cell.text())
         if bot in ppo:
             e = ppo[bot]
@@ -166,33 +231,53 @@ def critters_section(
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", f"`{strongest}` elsewhere:", ""]
     progress(f"critters {strongest} 4 players vs 3 greedy, {search_games} games")
-    four = matchup("critters", strongest, "greedy", 4, search_games, seed)
-    lines.append(f"- 4 players, against three `greedy` (fair share 0.25): {four.text()}")
-    lines += _openspiel_line(strongest, search_games, seed, progress)
+    four = matchup("critters", strongest, "greedy", 4, search_games, seed, jobs=jobs)
+    lines.append(
+        f"- 4 players, against three `greedy` (fair share 0.25): {four.text()}; "
+        f"{1000 * four.seconds:.0f} ms a decision"
+    )
+    lines += _openspiel_line(strongest, search_games, seed, progress, jobs)
     for bot, e in sorted(ppo.items()):
         lines.append(f"- PPO best response to `{bot}`: `{e['command']}` ({e['date']})")
     return lines
 
 
-def _openspiel_line(bot: str, games: int, seed: int, progress: Callable[[str], None]) -> list[str]:
+def _duel(part: tuple[str, float, int, int, int]) -> Any:
+    """One worker's share of the duel with OpenSpiel: games ``start`` to ``stop``."""
+    from bestiary.adapters.openspiel_duel import duel
+
+    bot, seconds, seed, start, stop = part
+    return duel(functools.partial(make_bot, "critters", bot), seconds, stop - start, seed, start)
+
+
+def _mean_time(pieces: list[tuple[float, int]]) -> float:
+    """The mean of per-piece means (seconds, moves), weighted by the moves."""
+    return sum(sec * n for sec, n in pieces) / max(1, sum(n for _, n in pieces))
+
+
+def _openspiel_line(
+    bot: str, games: int, seed: int, progress: Callable[[str], None], jobs: int = 1
+) -> list[str]:
     try:
-        from bestiary.adapters.openspiel_duel import duel
+        import bestiary.adapters.openspiel_duel  # noqa: F401
     except ModuleNotFoundError:
         return ["- against OpenSpiel's ISMCTS: not measured (needs `bestiary[openspiel]`)"]
     probe = matchup("critters", bot, "greedy", 2, 4, seed + 1)
     progress(f"critters {bot} vs OpenSpiel ISMCTS, {games} games at {probe.seconds:.2f} s a move")
-
-    def make(player: str, s: int) -> Agent:
-        return make_bot("critters", bot, player, s)
-
-    result = duel(make, probe.seconds, games, seed)
-    low, high = wilson(result.wins, result.games)
+    parts = [(bot, probe.seconds, seed, a, b) for a, b in _parts(games, jobs)]
+    duels = in_parallel(_duel, parts, jobs)
+    wins = sum(d.wins for d in duels)
+    ours = _mean_time([(d.ours_seconds, d.ours_moves) for d in duels])
+    theirs = _mean_time([(d.theirs_seconds, d.theirs_moves) for d in duels])
+    low, high = wilson(wins, games)
+    simulations = sorted(d.simulations for d in duels)
     return [
         f"- 2 players, against OpenSpiel's ISMCTS (defaults, random rollouts, bestiary's "
-        f"resampler) at the same time per move: {result.wins / result.games:.2f} "
-        f"[{low:.2f}, {high:.2f}] n={result.games}; {1000 * result.ours_seconds:.0f} ms a move "
-        f"for `{bot}`, {1000 * result.theirs_seconds:.0f} ms for OpenSpiel "
-        f"({result.simulations} simulations a move at the end)"
+        f"resampler) at the same time per move: {wins / games:.2f} "
+        f"[{low:.2f}, {high:.2f}] n={games}; {1000 * ours:.0f} ms a move "
+        f"for `{bot}`, {1000 * theirs:.0f} ms for OpenSpiel ({simulations[0]} to "
+        f"{simulations[-1]} simulations a move at the end of each of {len(duels)} pieces, "
+        "each levelled on its own)"
     ]
 
 
@@ -205,7 +290,9 @@ def _rank(game: str) -> Callable[[str], int]:
     return lambda name: ranks.get(name, 0)
 
 
-def wild_section(games: int, seed: int, progress: Callable[[str], None]) -> list[str]:
+def wild_section(
+    games: int, seed: int, progress: Callable[[str], None], jobs: int = 1
+) -> list[str]:
     strongest = max(WILD_BOTS, key=_rank("wild"))
     opponents = ["random", strongest, *WILD_EXPLOITERS]
     header = " | ".join(f"vs 3 {o}" for o in opponents)
@@ -219,37 +306,57 @@ def wild_section(games: int, seed: int, progress: Callable[[str], None]) -> list
         "| --- | --- | " + " | ".join("---" for _ in opponents) + " | --- |",
     ]
     times: dict[str, list[float]] = {}
+    worst: list[tuple[float, str, str]] = []  # the strongest bot against each exploiter
     for bot in WILD_BOTS:
         cells = []
         for against in opponents:
             progress(f"wild {bot} vs 3 {against}, {games} games")
-            cells.append(matchup("wild", bot, against, 4, games, seed, times).text())
+            cell = matchup("wild", bot, against, 4, games, seed, times, jobs)
+            cells.append(cell.text())
+            if bot == strongest and against in WILD_EXPLOITERS:
+                worst.append((cell.rate, against, cell.text()))
         seconds = _per_decision(times, bot)
         row = [f"`{bot}`", _description("wild", bot), *cells, f"{1000 * seconds:.2f} ms"]
         lines.append("| " + " | ".join(row) + " |")
-    lines += ["", "The exploiters:", ""]
+    rate, exploiter, text = min(worst)
+    holds = "holds" if rate >= 0.25 else "does NOT hold"
+    lines += [
+        "",
+        f"The rule that the strongest bot never falls below its fair share (0.25) against an "
+        f"exploiter {holds}: `{strongest}`'s lowest share is {text} against three "
+        f"`{exploiter}`.",
+        "",
+        "The exploiters:",
+        "",
+    ]
     lines += [f"- `{e}`: {_description('wild', e)}" for e in WILD_EXPLOITERS]
     return lines
 
 
 def ladder(
-    games: int, search_games: int, wild_games: int, seed: int, progress: Callable[[str], None]
+    games: int,
+    search_games: int,
+    wild_games: int,
+    seed: int,
+    progress: Callable[[str], None],
+    jobs: int = 1,
 ) -> str:
     """The docs/bots.md page: both tables, with the command and the date."""
     command = (
         f"bestiary ladder --games {games} --search-games {search_games} "
-        f"--wild-games {wild_games} --seed {seed}"
+        f"--wild-games {wild_games} --seed {seed} --jobs {jobs}"
     )
     start = time.perf_counter()
-    body = critters_section(games, search_games, seed, progress)
-    body += ["", *wild_section(wild_games, seed, progress)]
+    body = critters_section(games, search_games, seed, progress, jobs)
+    body += ["", *wild_section(wild_games, seed, progress, jobs)]
     minutes = (time.perf_counter() - start) / 60
     head = [
         "# Bots: how strong, and how exploitable",
         "",
         "Generated by `" + command + f"` on {time.strftime('%Y-%m-%d')} in {minutes:.0f} min "
-        "(one process). Each cell: win share [95% Wilson interval] n=games. Times are the mean "
-        "per decision of the row's bot, wall clock, on the machine that ran it.",
+        f"({jobs} process{'es' if jobs > 1 else ''}). Each cell: win share [95% Wilson "
+        "interval] n=games. Times are the mean per decision of the row's bot (forced moves "
+        "included), wall clock, on the machine that ran it, while other work shared it.",
         "",
         "A table's default bot and stand-in is `default_bot(game, budget_seconds)`: the highest "
         "rank that decides within the budget. Ranks (higher is stronger): "
