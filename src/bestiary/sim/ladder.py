@@ -196,7 +196,6 @@ def critters_section(
         "| time per move |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    ppo = _exploiters(EXPLOITERS_FILE)
     played: dict[tuple[str, str], Cell] = {}
     times: dict[str, list[float]] = {}
     rows: list[tuple[str, list[str]]] = []
@@ -214,32 +213,42 @@ def critters_section(
             progress(f"critters {bot} vs {against}, {n} games")
             cell = matchup("critters", bot, against, 2, n, seed, times, jobs)
             played[(bot, against)] = cell
+            progress(f"  {cell.text()}, {1000 * cell.seconds:.1f} ms a decision")
             cells.append(cell.text())
-        if bot in ppo:
-            e = ppo[bot]
-            low, high = e["interval"]
-            cells.append(
-                f"{e['bot_win_rate']:.2f} [{1 - high:.2f}, {1 - low:.2f}] n={e['games']} "
-                f"({e['minutes']:g} min, {e['steps']} steps)"
-            )
-        else:
-            cells.append("not trained")
         rows.append((bot, cells))
+    # Read after the games (they take long): a training run that ended meanwhile is included.
+    ppo = _exploiters(EXPLOITERS_FILE)
     for bot, cells in rows:
+        cells.append(_ppo_cell(ppo.get(bot)))
         seconds = _per_decision(times, bot)
         row = [f"`{bot}`", _description("critters", bot), *cells, f"{1000 * seconds:.2f} ms"]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", f"`{strongest}` elsewhere:", ""]
     progress(f"critters {strongest} 4 players vs 3 greedy, {search_games} games")
     four = matchup("critters", strongest, "greedy", 4, search_games, seed, jobs=jobs)
+    progress(f"  {four.text()}, {1000 * four.seconds:.1f} ms a decision")
     lines.append(
         f"- 4 players, against three `greedy` (fair share 0.25): {four.text()}; "
         f"{1000 * four.seconds:.0f} ms a decision"
     )
     lines += _openspiel_line(strongest, search_games, seed, progress, jobs)
     for bot, e in sorted(ppo.items()):
-        lines.append(f"- PPO best response to `{bot}`: `{e['command']}` ({e['date']})")
+        against = e.get("trained_against", bot)
+        lines.append(
+            f"- PPO best response to `{bot}` (trained against {against}, evaluated against "
+            f"`{bot}` itself): `{e['command']}` ({e['date']})"
+        )
     return lines
+
+
+def _ppo_cell(e: Mapping[str, Any] | None) -> str:
+    if e is None:
+        return "not trained"
+    low, high = e["interval"]
+    return (
+        f"{e['bot_win_rate']:.2f} [{1 - high:.2f}, {1 - low:.2f}] n={e['games']} "
+        f"({e['minutes']:g} min, {e['steps']} steps)"
+    )
 
 
 def _duel(part: tuple[str, float, int, int, int]) -> Any:
@@ -271,6 +280,7 @@ def _openspiel_line(
     theirs = _mean_time([(d.theirs_seconds, d.theirs_moves) for d in duels])
     low, high = wilson(wins, games)
     simulations = sorted(d.simulations for d in duels)
+    progress(f"  {wins / games:.2f} [{low:.2f}, {high:.2f}] n={games}, {1000 * ours:.0f} ms")
     return [
         f"- 2 players, against OpenSpiel's ISMCTS (defaults, random rollouts, bestiary's "
         f"resampler) at the same time per move: {wins / games:.2f} "
