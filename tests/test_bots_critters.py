@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from bestiary.bots.critters import Position
 from bestiary.core.agent import make_bot
 from bestiary.critters import GAME, CrittersState
 from bestiary.critters.actions import (
@@ -133,3 +137,23 @@ def test_greedy_beats_random() -> None:
     summary = summarize("critters", 2, run_games(specs, jobs=1))
     greedy, random_ = summary.by_bot["greedy"], summary.by_bot["random"]
     assert greedy.interval[0] > random_.interval[1]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 5))
+def test_a_playout_reads_the_same_position_as_a_seat_reads_from_its_view(
+    seed: int, players: int
+) -> None:
+    """``Position.from_state`` (the playouts' fast path) is ``Position.from_view`` exactly."""
+    names = [f"p{i}" for i in range(players)]
+    state = GAME.new_game(names, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        if state.chance_due:
+            state.apply(state.chance_outcome(rng))
+            continue
+        for p in names:
+            assert vars(Position.from_state(state, p)) == vars(Position.from_view(state.view(p)))
+        actor = state.to_act
+        assert actor is not None
+        state.apply(rng.choice(state.legal_actions(actor)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from bestiary.cli import app
-from bestiary.sim.ladder import matchup
+from bestiary.sim.ladder import Cell, matchup
 
 
 def test_a_matchup_times_every_seat_and_rotates_the_bot() -> None:
@@ -24,3 +24,14 @@ def test_the_ladder_refuses_an_empty_run() -> None:
     result = CliRunner().invoke(app, ["ladder", "--search-games", "0"])
     assert result.exit_code != 0
     assert "--search-games must be at least 1" in result.output
+
+
+def test_a_matchup_is_the_same_in_two_processes_as_in_one() -> None:
+    one = matchup("critters", "greedy", "random", 2, 8, 5)
+    two = matchup("critters", "greedy", "random", 2, 8, 5, jobs=2)
+    assert (two.games, two.wins, two.decisions) == (one.games, one.wins, one.decisions)
+
+
+def test_a_wild_cell_warns_when_the_table_stalled() -> None:
+    assert "Nightfall" in Cell(10, 2.5, 0.0, 0, nightfalls=2).text()
+    assert "Nightfall" not in Cell(10, 2.5, 0.0, 0, nightfalls=1).text()

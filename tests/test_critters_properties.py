@@ -277,3 +277,25 @@ def test_swap_wild_changes_the_oldest_full_set_of_its_kind_holding_a_wild(
             for kind in {row[i]["kind"] for i in holding} & set(state.hand(actor)):
                 assert offered >= {(kind, to) for to in state.kinds if to not in blocked}
         state.apply(rng.choice(legal))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 5))
+def test_the_trusted_apply_makes_the_same_game_as_apply(seed: int, players: int) -> None:
+    """``apply_trusted`` (search's unchecked apply) changes a state exactly as ``apply`` does."""
+    names = [f"p{i}" for i in range(players)]
+    checked = GAME.new_game(names, seed=seed)
+    trusted = checked.clone()
+    rng = random.Random(seed)
+    while not checked.is_over:
+        if checked.chance_due:
+            move: CrittersAction = checked.chance_outcome(rng)
+        else:
+            actor = checked.to_act
+            assert actor is not None
+            move = rng.choice(checked.legal_actions(actor))
+        checked.apply(move)
+        trusted.apply_trusted(move)
+        assert trusted.summary() == checked.summary()
+        assert all(trusted.view(p) == checked.view(p) for p in names)
+    assert trusted.history == checked.history and trusted.winners() == checked.winners()
