@@ -391,6 +391,13 @@ def ladder_command(
     search_games: Annotated[
         int, typer.Option(help="critters games per matchup with the searching bot.")
     ] = 1000,
+    elsewhere_games: Annotated[
+        int | None,
+        typer.Option(
+            help="critters games of the strongest bot in 4 players and against OpenSpiel "
+            "(default: --search-games)."
+        ),
+    ] = None,
     wild_games: Annotated[int, typer.Option(help="wild games per matchup.")] = 400,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
     jobs: Annotated[int, typer.Option(help="Processes to play the games in.")] = 1,
@@ -404,6 +411,7 @@ def ladder_command(
         ("--search-games", search_games),
         ("--wild-games", wild_games),
         ("--jobs", jobs),
+        ("--elsewhere-games", 1 if elsewhere_games is None else elsewhere_games),
     ):
         if value < 1:
             raise _fail(f"{name} must be at least 1")
@@ -411,7 +419,7 @@ def ladder_command(
     def progress(text: str) -> None:
         typer.echo(f"{time.strftime('%H:%M:%S')} {text}", err=True)
 
-    page = ladder(games, search_games, wild_games, seed, progress, jobs)
+    page = ladder(games, search_games, wild_games, seed, progress, jobs, elsewhere_games)
     out.write_text(page, encoding="utf-8")
     typer.echo(f"wrote {out}")
 

@@ -183,8 +183,16 @@ def _description(game: str, name: str) -> str:
 
 
 def critters_section(
-    games: int, search_games: int, seed: int, progress: Callable[[str], None], jobs: int = 1
+    games: int,
+    search_games: int,
+    seed: int,
+    progress: Callable[[str], None],
+    jobs: int = 1,
+    elsewhere_games: int | None = None,
 ) -> list[str]:
+    """The critters table, then the strongest bot in 4-player games and against OpenSpiel
+    (``elsewhere_games`` each, by default ``search_games``)."""
+    elsewhere = search_games if elsewhere_games is None else elsewhere_games
     strongest = max(CRITTERS_BOTS, key=_rank("critters"))
     cost = {"ismcts": search_games}
     lines = [
@@ -224,14 +232,14 @@ def critters_section(
         row = [f"`{bot}`", _description("critters", bot), *cells, f"{1000 * seconds:.2f} ms"]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", f"`{strongest}` elsewhere:", ""]
-    progress(f"critters {strongest} 4 players vs 3 greedy, {search_games} games")
-    four = matchup("critters", strongest, "greedy", 4, search_games, seed, jobs=jobs)
+    progress(f"critters {strongest} 4 players vs 3 greedy, {elsewhere} games")
+    four = matchup("critters", strongest, "greedy", 4, elsewhere, seed, jobs=jobs)
     progress(f"  {four.text()}, {1000 * four.seconds:.1f} ms a decision")
     lines.append(
         f"- 4 players, against three `greedy` (fair share 0.25): {four.text()}; "
         f"{1000 * four.seconds:.0f} ms a decision"
     )
-    lines += _openspiel_line(strongest, search_games, seed, progress, jobs)
+    lines += _openspiel_line(strongest, elsewhere, seed, progress, jobs)
     for bot, e in sorted(ppo.items()):
         against = e.get("trained_against", bot)
         lines.append(
@@ -350,14 +358,16 @@ def ladder(
     seed: int,
     progress: Callable[[str], None],
     jobs: int = 1,
+    elsewhere_games: int | None = None,
 ) -> str:
     """The docs/bots.md page: both tables, with the command and the date."""
+    extra = "" if elsewhere_games is None else f" --elsewhere-games {elsewhere_games}"
     command = (
-        f"bestiary ladder --games {games} --search-games {search_games} "
+        f"bestiary ladder --games {games} --search-games {search_games}{extra} "
         f"--wild-games {wild_games} --seed {seed} --jobs {jobs}"
     )
     start = time.perf_counter()
-    body = critters_section(games, search_games, seed, progress, jobs)
+    body = critters_section(games, search_games, seed, progress, jobs, elsewhere_games)
     body += ["", *wild_section(wild_games, seed, progress, jobs)]
     minutes = (time.perf_counter() - start) / 60
     head = [
