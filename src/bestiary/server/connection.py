@@ -46,9 +46,9 @@ class Connection:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        if self.direct is not None and not self._writing and self.outbox.empty():
-            if self.direct(text):
-                return  # written: nothing was waiting before it
+        waiting = self._writing or not self.outbox.empty()
+        if self.direct is not None and not waiting and self.direct(text):
+            return  # written at once: nothing was waiting before it
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.close()  # too slow to follow the table: it can reconnect and catch up
             return

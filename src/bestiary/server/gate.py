@@ -26,7 +26,6 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
-
 # The ASGI scope extension through which a table socket writes without a task switch: a dict
 # with ``send(text) -> bool`` (see ``Connection.send_text``).
 DIRECT = "bestiary.direct"

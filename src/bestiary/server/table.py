@@ -800,7 +800,8 @@ class Table:
             self._unsent += 1
             # Sent by the store's writer itself, on the loop, right after the commit: no inbox
             # round trip per group (the actor is idle whenever a callback runs).
-            self.store.commit(partial(self._committed, sends))
+            # (As a job of this actor: whatever it causes waits its turn.)
+            self.store.commit(partial(self._job, partial(self._committed, sends)))
         self._settled()
 
     def _committed(self, sends: list[tuple[list[Connection], str]]) -> None:
