@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -110,6 +111,19 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+# A thread beside the loop (this writer, the bots) holds the GIL for up to the interpreter's
+# switch interval (5 ms) each time the loop wants it back, and the loop holds it as long from
+# them: at 1 ms a commit waits less for the loop, and other tables' latency stays near flat while
+# bots think.
+SWITCH_SECONDS = 0.001
+
+
+def quick_switches() -> None:
+    """Make the interpreter hand the GIL between threads every ``SWITCH_SECONDS`` at most."""
+    if sys.getswitchinterval() > SWITCH_SECONDS:
+        sys.setswitchinterval(SWITCH_SECONDS)
+
+
 class StoreUnavailable(Exception):
     """The database cannot be opened; the message is one sentence for the user."""
 
@@ -197,6 +211,7 @@ class Store:
     async def run_writer(self) -> None:
         """Commit queued writes forever: one transaction per group, retried until it holds."""
         delay = RETRY_FIRST
+        quick_switches()
         while True:
             await self._wake.wait()
             self._wake.clear()
