@@ -82,7 +82,8 @@ DAMAGED = "damaged"  # the status of a table whose record has a hole
 RETRY_FIRST = 0.05
 RETRY_MAX = 2.0
 # SQLite waits this long for another process's lock before a commit fails (and is retried).
-SQLITE_BUSY_SECONDS = 2.0
+# Its commits run on the event loop (see Store), so the wait is short: every table waits with it.
+SQLITE_BUSY_SECONDS = 0.02
 
 
 @dataclass
@@ -151,12 +152,20 @@ Watcher = Callable[[str | None], None]  # called with the reason the store is do
 
 
 class Store:
-    """The database, with queued writes committed in groups by :meth:`run_writer`."""
+    """The database, with queued writes committed in groups by :meth:`run_writer`.
 
-    def __init__(self, url: str) -> None:
+    A SQLite commit (WAL, no wait for the disk) takes a fraction of a millisecond, so it runs on
+    the event loop: a move is sent in the next turn of the loop, with no hand-off to a thread and
+    back (under load those hand-offs, waiting for the GIL, were most of a move's latency). Other
+    databases answer over a connection, so their commits run in one thread (``inline`` chooses).
+    """
+
+    def __init__(self, url: str, inline: bool | None = None) -> None:
         self.url = url
         try:
-            if make_url(url).get_backend_name() == "sqlite":
+            sqlite = make_url(url).get_backend_name() == "sqlite"
+            self.inline = sqlite if inline is None else inline
+            if sqlite:
                 self.engine: Engine = create_engine(
                     url, connect_args={"timeout": SQLITE_BUSY_SECONDS}
                 )
@@ -214,13 +223,17 @@ class Store:
         quick_switches()
         while True:
             await self._wake.wait()
+            if self.inline:
+                await asyncio.sleep(0)  # the rest of this turn of the loop joins the group
             self._wake.clear()
             batch, waiters = self._pending, self._waiters
             if not batch and not waiters:
                 continue
             self._pending, self._waiters = [], []
             try:
-                if batch:
+                if batch and self.inline:
+                    self._write(batch)
+                elif batch:
                     self._inflight = (self._thread.submit(self._write, batch), batch, waiters)
                     await asyncio.wrap_future(self._inflight[0])
                     self._inflight = None
