@@ -43,6 +43,8 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
@@ -147,6 +149,12 @@ def _reason(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+# INSERT ... ON CONFLICT DO UPDATE, for the databases that have it (others: select, then write)
+_UPSERTS: dict[str, Any] = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}
+# an event row's placeholders, by the driver's paramstyle (PEP 249)
+_MARKS = {"qmark": "?, ?, ?", "numeric": ":1, :2, :3", "format": "%s, %s, %s"}
+_MARKS["pyformat"] = _MARKS["format"]
+
 Write = tuple[str, dict[str, Any]]
 Watcher = Callable[[str | None], None]  # called with the reason the store is down, None: back
 
@@ -175,6 +183,11 @@ class Store:
             metadata.create_all(self.engine)
         except (SQLAlchemyError, ImportError, ArgumentError) as exc:  # no driver: ImportError
             raise _unavailable(url, exc) from exc
+        # Events go in as the driver's own executemany: the hot path of every move, where
+        # SQLAlchemy's per-row processing cost more than the database's work.
+        marks = _MARKS.get(self.engine.dialect.paramstyle)
+        self._insert_events = marks and f"INSERT INTO events (code, seq, line) VALUES ({marks})"
+        self._upsert = _UPSERTS.get(self.engine.dialect.name)
         self._pending: list[Write] = []
         self._waiters: list[Callable[[], None]] = []
         self._wake = asyncio.Event()
@@ -301,19 +314,34 @@ class Store:
 
     def _write(self, batch: Sequence[Write]) -> None:
         with self.engine.begin() as conn:
-            events: list[dict[str, Any]] = []
+            events: list[tuple[str, int, str]] = []
             for kind, row in batch:
                 if kind == "event":
-                    events.append(row)
+                    events.append((row["code"], row["seq"], row["line"]))
                     continue
                 if events:
-                    conn.execute(insert(events_table), events)
+                    self._insert(conn, events)
                     events = []
                 self._upsert_table(conn, row)
             if events:
-                conn.execute(insert(events_table), events)
+                self._insert(conn, events)
+
+    def _insert(self, conn: Any, events: list[tuple[str, int, str]]) -> None:
+        if self._insert_events:
+            conn.exec_driver_sql(self._insert_events, events)
+        else:  # a driver whose placeholders take names
+            rows = [{"code": code, "seq": seq, "line": line} for code, seq, line in events]
+            conn.execute(insert(events_table), rows)
 
     def _upsert_table(self, conn: Any, row: dict[str, Any]) -> None:
+        if self._upsert is not None:  # one statement where the database has one
+            values = {k: v for k, v in row.items() if k != "code"}
+            conn.execute(
+                self._upsert(tables_table)
+                .values(row)
+                .on_conflict_do_update(index_elements=["code"], set_=values)
+            )
+            return
         code = row["code"]
         found = conn.execute(select(tables_table.c.code).where(tables_table.c.code == code))
         if found.first() is None:
