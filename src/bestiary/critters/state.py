@@ -42,7 +42,14 @@ from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
 from bestiary.critters.summary import summary_of
 from bestiary.critters.tableau import CardSet, incomplete, kinds_full, swappable
-from bestiary.critters.view import card_sets, redact, table_of_view, unseen_cards, view_of
+from bestiary.critters.view import (
+    card_sets,
+    public_part,
+    redact,
+    table_of_view,
+    unseen_cards,
+    view_of,
+)
 
 
 class CrittersState:
@@ -299,7 +306,8 @@ class CrittersState:
         return sum(len(cards) for _, cards in self._tabs[self._t.seat[player]])
 
     def view(self, player: str | None) -> dict[str, Any]:
-        return view_of(self, player)
+        """``player``'s view; what every seat sees alike is kept until the state changes."""
+        return view_of(self, player, self._memo(("public", 0), partial(public_part, self)))
 
     def summary(self) -> dict[str, Any]:
         return summary_of(self)
