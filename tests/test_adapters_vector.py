@@ -207,3 +207,14 @@ def test_set_opponents_reaches_every_game_from_its_next_reset() -> None:
     venv.set_opponents("greedy")
     venv.reset(seed=1)
     assert all(type(env._opponents["player_1"]).__name__ == "GreedyBot" for env in venv.envs)
+
+
+@pytest.mark.parametrize("game", ["critters", "wild"])
+def test_bench_times_sync_and_vector_envs_side_by_side(game: str) -> None:
+    from bestiary.adapters.speed import bench_vector, vector_speedup
+
+    rates = bench_vector(game, 2, seconds=0.05, games=3)
+    assert [r.name.split()[0] for r in rates] == ["SyncVectorEnv", "bestiary"]
+    assert all(r.steps > 0 and r.steps % 3 == 0 for r in rates)
+    speedup = vector_speedup(rates)
+    assert speedup is not None and speedup.endswith("x learner steps/s")

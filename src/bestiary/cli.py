@@ -145,13 +145,16 @@ def bench_command(
         raise _fail(str(err)) from None
     typer.echo(result.report())
     if adapters or peers:
-        from bestiary.adapters.speed import bench_adapters, bench_peers
+        from bestiary.adapters.speed import bench_adapters, bench_peers, vector_speedup
 
         rates = bench_adapters(game, players, adapter_seconds, seed) if adapters else []
         rates += bench_peers(adapter_seconds, seed) if peers else []
         typer.echo("through the research APIs (random legal play, one core):")
         for rate in rates:
             typer.echo(rate.line())
+        speedup = vector_speedup(rates)
+        if speedup is not None:
+            typer.echo(speedup)
     if sim:
         from bestiary.sim.speed import bench_ismcts, bench_sim_games
 
