@@ -8,7 +8,8 @@ made). The Draw Pile is stored top *last* so that drawing is a cheap ``pop()``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Self
 
 from bestiary.core.errors import IllegalAction
@@ -90,6 +91,10 @@ class CrittersState:
         self._winners = winners
         self._ending = ending
         self._log: list[CrittersAction] = []
+        # answers kept until the state changes (see _memo): a table asks for each seat's view
+        # and the mover's actions, then again for the actions to check the move it sends
+        self._memo_at = -1
+        self._memos: dict[tuple[str, int], Any] = {}
 
     @classmethod
     def deal(cls, table: Table, chance_seed: int | None) -> Self:
@@ -246,11 +251,29 @@ class CrittersState:
         return self._tabs[seat]
 
     def tableau(self, player: str) -> list[dict[str, Any]]:
+        """``player``'s sets, oldest first, JSON-shaped. Read-only: every view made before the
+        state changes shares it (four seats' views of one move cost one)."""
+        seat = self._t.seat[player]
+        shown: list[dict[str, Any]] = self._memo(("tableau", seat), partial(self._tableau, seat))
+        return shown
+
+    def _tableau(self, seat: int) -> list[dict[str, Any]]:
         size = self._t.set_size
         return [
             {"kind": kind, "cards": list(cards), "full": len(cards) == size}
-            for kind, cards in self._tabs[self._t.seat[player]]
+            for kind, cards in self._tabs[seat]
         ]
+
+    def _memo(self, key: tuple[str, int], make: Callable[[], Any]) -> Any:
+        """``make()``, kept until the state changes: every change appends to the log, so its
+        length dates what is kept."""
+        if self._memo_at != len(self._log):
+            self._memo_at = len(self._log)
+            self._memos = {}
+        found = self._memos.get(key)
+        if found is None:
+            found = self._memos[key] = make()
+        return found
 
     @property
     def draw_pile(self) -> list[str]:
@@ -311,6 +334,7 @@ class CrittersState:
         other._draw = self._draw[:]
         other._centre = self._centre[:]
         other._log = self._log[:]
+        other._memo_at = -1
         return other
 
     # ----------------------------------------------------------------- chance
@@ -337,7 +361,13 @@ class CrittersState:
         return self.legal_at(seat)
 
     def legal_at(self, p: int) -> list[CrittersAction]:
-        """``legal_actions`` by seat index (the refusals' and the playout's hot path)."""
+        """``legal_actions`` by seat index (the refusals' and the playout's hot path).
+
+        Kept until the state changes (a fresh list is returned each time)."""
+        acts: list[CrittersAction] = self._memo(("legal", p), partial(self._legal_now, p))
+        return acts[:]
+
+    def _legal_now(self, p: int) -> list[CrittersAction]:
         by = self.players[p]
         if self._awaiting >= 0:
             if p != self._awaiting:
@@ -394,7 +424,7 @@ class CrittersState:
                 self.apply(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
-                self._do(choice(self.legal_at(seat)))
+                self._do(choice(self._legal_now(seat)))  # once per position: no memo
             steps += 1
         return steps
 

@@ -24,6 +24,12 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+
+# The ASGI scope extension through which a table socket writes without a task switch: a dict
+# with ``send(text) -> bool`` (see ``Connection.send_text``).
+DIRECT = "bestiary.direct"
 
 
 @dataclass
@@ -111,6 +117,30 @@ def gated_protocols(
         def connection_lost(self, exc: Exception | None) -> None:
             gate.release(self.transport)
             super().connection_lost(exc)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            if hasattr(self, "scope"):  # an accepted upgrade: the app may write directly
+                self.scope["extensions"][DIRECT] = {"send": self.send_now}
+
+        def send_now(self, text: str) -> bool:
+            """Write one text message now, without a task switch through ASGI; False when the
+            socket cannot take it at once (closing, or its buffer is full: flow control)."""
+            if (
+                not self.handshake_complete
+                or self.close_sent
+                or self.disconnected
+                or self.initial_response is not None
+                or not self.writable.is_set()
+                or self.transport.is_closing()
+            ):
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
 
     class GatedHttp(HttpToolsProtocol):
         _late: asyncio.TimerHandle | None = None

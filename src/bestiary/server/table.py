@@ -203,6 +203,7 @@ class Table:
         self.spectators: set[Connection] = set()
         self._inbox: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._running = False  # a job is running (a job it posts waits its turn)
         self.on_change: Callable[[Table], None] | None = None
         self.draft = False  # being set up by its creator: not stored, not listed yet
         self.touched = time.monotonic()  # the last lobby change (an open table expires)
@@ -229,15 +230,25 @@ class Table:
 
     async def _run(self) -> None:
         while True:
-            job = await self._inbox.get()
-            try:
-                job()
-            except Exception:  # one bad job must not stop the table
-                log.exception("table %s: job failed", self.code)
+            self._job(await self._inbox.get())
+
+    def _job(self, job: Callable[[], None]) -> None:
+        self._running = True
+        try:
+            job()
+        except Exception:  # one bad job must not stop the table
+            log.exception("table %s: job failed", self.code)
+        finally:
+            self._running = False
 
     def post(self, job: Callable[[], None]) -> None:
-        """Queue ``job`` to run inside the actor."""
-        self._inbox.put_nowait(job)
+        """Run ``job`` inside the actor: at once when the actor is idle (the loop runs one
+        callback at a time, so nothing else is inside it meanwhile; this saves a task switch per
+        move), else queued after what is waiting (a job posting another, or jobs in line)."""
+        if self._running or self._task is None or not self._inbox.empty():
+            self._inbox.put_nowait(job)
+        else:
+            self._job(job)
 
     async def ask(self, job: Callable[[], T]) -> T:
         """Run ``job`` inside the actor and return its result (or raise its error)."""
