@@ -16,8 +16,11 @@ file and evaluated through ``bestiary sim``'s runner as a bestiary agent
 ``random``, ``greedy`` (critters) / ``reader`` (wild) in every other seat, and against
 ``ismcts`` (critters, a small sample: it thinks ~0.25 s a move), seats rotating, each with
 n and a 95% Wilson interval. The reference bots are measured in the same harness beside them
-(against the cheap opponents; their games against ``ismcts`` are docs/bots.md's ladder), and
-``OUT/results.json`` holds every figure.
+(against the cheap opponents; their games against ``ismcts`` are docs/bots.md's ladder). In
+wild a bot at the table decides only at its reaction times (2 to 6 ticks apart) while the
+agents were trained acting every tick, so wild agents are also measured as trained, in the
+Gym env, beside a uniformly random legal id at every tick (``random ids``). ``OUT/GAME.json``
+holds every figure.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import torch
 from gymnasium import spaces
 
 from bestiary.adapters import gym_envs
-from bestiary.adapters.policies import policy_agent
+from bestiary.adapters.policies import as_policy, policy_agent
 from bestiary.adapters.vector import make_vector
 from bestiary.core.agent import Agent
 from bestiary.sim.bots import make_agent
@@ -55,14 +58,32 @@ class Setting:
     against: tuple[str, ...]  # evaluation opponents, cheap ones
     search: str | None  # the strongest search bot (a smaller sample)
     references: tuple[str, ...]  # bots measured in the learner's seat, beside the agents
+    # Real time: also measured as trained, acting every tick in the Gym env (a bot at the
+    # table decides only at its reaction times, 2 to 6 ticks apart).
+    every_tick: bool = False
 
 
 SETTINGS = {
     "critters": Setting(
         "critters", 2, (0, 1), ("random", "greedy"), "ismcts", ("random", "greedy")
     ),
-    "wild": Setting("wild", 4, (0, 2), ("random", "reader"), None, ("random", "reader")),
+    "wild": Setting(
+        "wild", 4, (0, 2), ("random", "reader"), None, ("random", "reader"), every_tick=True
+    ),
 }
+UNIFORM = "random ids"  # the reference policy: a uniformly random legal id at every step
+
+
+class UniformIds:
+    """A policy choosing a uniformly random legal id (the every-tick learners' yardstick)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: dict[str, np.ndarray]) -> int:
+        return int(self.rng.choice(np.flatnonzero(observation["action_mask"])))
+
+
 TRAINING_OPPONENT = "random"
 
 
@@ -303,6 +324,30 @@ def evaluate(
     return Score(against, games, share, low, high, time.perf_counter() - start)
 
 
+def evaluate_every_tick(
+    policy: Any, setting: Setting, against: str, games: int, seed: int
+) -> Score:
+    """Win share of ``policy`` in the Gym env it was trained in (acting every tick), its
+    seat rotating, every other seat ``against``."""
+    start = time.perf_counter()
+    play = as_policy(policy)
+    assert play is not None
+    wins = 0.0
+    for g in range(games):
+        seat = g % setting.players
+        env = gym_envs.WildEnv(players=setting.players, opponents=against, seat=seat)
+        observation, _ = env.reset(seed=seed + g)
+        while True:
+            observation, _, terminated, truncated, info = env.step(play(observation))
+            if terminated or truncated:
+                winners = info["winners"]
+                wins += float(winners[seat]) / max(1, int(winners.sum()))
+                break
+    low, high = wilson(wins, games)
+    share = wins / games if games else 0.0
+    return Score(f"{against}, every tick", games, share, low, high, time.perf_counter() - start)
+
+
 @dataclass
 class Row:
     """One agent (or reference bot) and its scores."""
@@ -319,22 +364,29 @@ class Row:
 def _measure(
     row: Row,
     setting: Setting,
-    seat_agent: Callable[[str], Agent] | str,
+    seat: Callable[[str], Agent] | str,
+    policy: Any,
     eval_games: int,
     search_games: int,
     seed: int,
     echo: Echo,
 ) -> Row:
-    for against in setting.against:
-        row.scores.append(
-            evaluate(setting.game, setting.players, seat_agent, against, eval_games, seed)
-        )
+    """``row``'s scores: in sim games (a bot name, or the policy's agent), then as trained."""
+    opponents = list(setting.against)
     if setting.search and search_games > 0:
-        row.scores.append(
-            evaluate(setting.game, setting.players, seat_agent, setting.search, search_games, seed)
-        )
+        opponents.append(setting.search)
+    for against in opponents:
+        games = search_games if against == setting.search else eval_games
+        row.scores.append(evaluate(setting.game, setting.players, seat, against, games, seed))
+    if setting.every_tick and policy is not None:
+        for against in setting.against:
+            row.scores.append(evaluate_every_tick(policy, setting, against, eval_games, seed))
     echo(f"  {row.agent:<10} " + "  ".join(f"vs {s.against} {s.cell()}" for s in row.scores))
     return row
+
+
+def _agent_of(policy: Any, game: str) -> Callable[[str], Agent]:
+    return lambda player: policy_agent(policy, game, player)
 
 
 def run_baselines(
@@ -346,7 +398,7 @@ def run_baselines(
     search_games: int = 50,
     echo: Echo = print,
 ) -> list[Row]:
-    """Train, save, reload and evaluate both agents on each game; write ``out/results.json``."""
+    """Train, save, reload and evaluate both agents on each game; write ``out/GAME.json``."""
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     rows: list[Row] = []
@@ -357,7 +409,13 @@ def run_baselines(
             f"trained against {TRAINING_OPPONENT}, {steps} steps each"
         )
         for name in setting.references:  # against the search bot: docs/bots.md's ladder
-            rows.append(_measure(Row(game, name), setting, name, eval_games, 0, seed, echo))
+            rows.append(_measure(Row(game, name), setting, name, None, eval_games, 0, seed, echo))
+        if setting.every_tick:
+            uniform = UniformIds(seed)
+            row = Row(game, UNIFORM)
+            rows.append(
+                _measure(row, setting, _agent_of(uniform, game), uniform, eval_games, 0, seed, echo)
+            )
         for agent, train, suffix in (("ppo", train_ppo, ".zip"), ("dqn", train_dqn, ".pt")):
             start = time.perf_counter()
             model = train(setting, steps, seed)
@@ -365,27 +423,18 @@ def run_baselines(
             path = out / f"{game}_{agent}{suffix}"
             model.save(path)
             policy = load_policy(path)  # what is measured is what was saved
-
-            def seat_agent(player: str, policy: Any = policy, game: str = game) -> Agent:
-                return policy_agent(policy, game, player)
-
             row = Row(game, agent, steps, round(seconds, 1), str(path), path.stat().st_size)
-            rows.append(_measure(row, setting, seat_agent, eval_games, search_games, seed, echo))
+            seat = _agent_of(policy, game)
+            rows.append(_measure(row, setting, seat, policy, eval_games, search_games, seed, echo))
             echo(
                 f"    trained in {seconds:.0f} s, "
                 f"checkpoint {path} ({row.checkpoint_bytes:,} bytes)"
             )
-    (out / "results.json").write_text(
-        json.dumps(
-            {
-                "command": f"bestiary baselines --steps {steps} --eval-games {eval_games} "
-                f"--search-games {search_games} --seed {seed}",
-                "date": time.strftime("%Y-%m-%d"),
-                "rows": [asdict(r) for r in rows],
-            },
-            indent=1,
+        ours = [asdict(r) for r in rows if r.game == game]
+        command = (
+            f"bestiary baselines {game} --steps {steps} --eval-games {eval_games} "
+            f"--search-games {search_games} --seed {seed}"
         )
-        + "\n",
-        encoding="utf-8",
-    )
+        saved = {"command": command, "date": time.strftime("%Y-%m-%d"), "rows": ours}
+        (out / f"{game}.json").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
     return rows
