@@ -217,4 +217,4 @@ def test_bench_times_sync_and_vector_envs_side_by_side(game: str) -> None:
     assert [r.name.split()[0] for r in rates] == ["SyncVectorEnv", "bestiary"]
     assert all(r.steps > 0 and r.steps % 3 == 0 for r in rates)
     speedup = vector_speedup(rates)
-    assert speedup is not None and speedup.endswith("x learner steps/s")
+    assert speedup is not None and "x learner steps/s" in speedup and "per CPU-second" in speedup
