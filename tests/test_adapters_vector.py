@@ -200,6 +200,8 @@ def test_bad_settings_are_refused_in_one_sentence() -> None:
         make_vector("chess", 2)
     with pytest.raises(BadOption, match="one seed per game"):
         CrittersVectorEnv(2).reset(seed=[1, 2, 3])
+    with pytest.raises(BadOption, match="partial resets"):
+        CrittersVectorEnv(2).reset(options={"reset_mask": np.array([True, False])})
 
 
 def test_set_opponents_reaches_every_game_from_its_next_reset() -> None:

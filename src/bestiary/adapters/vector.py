@@ -143,6 +143,11 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             seeds = list(seed)
         if len(seeds) != n:
             raise BadOption(f"give one seed per game ({n}), not {len(seeds)}")
+        if options and "reset_mask" in options:
+            raise BadOption(
+                "partial resets (options['reset_mask']) are not supported: games reset "
+                "themselves the step after they end"
+            )
         self._terminated[:] = False
         self._truncated[:] = False
         self._ended[:] = False
