@@ -35,10 +35,11 @@ class Connection:
         self._flood = Bucket(rate, burst)
         self._writing = False  # the writer holds a message it has not finished sending
         self.direct: Callable[[str], bool] | None = None
+        self._drop: Callable[[], None] | None = None
         if websocket is not None:
             extension = websocket.scope.get("extensions", {}).get(DIRECT)
             if extension is not None:
-                self.direct = extension["send"]
+                self.direct, self._drop = extension["send"], extension["drop"]
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
@@ -46,11 +47,15 @@ class Connection:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        if self.direct is not None and not self._writing and self.outbox.empty():
-            if self.direct(text):
-                return  # written: nothing was waiting before it
+        waiting = self._writing or not self.outbox.empty()
+        if self.direct is not None and not waiting and self.direct(text):
+            return  # written at once: nothing was waiting before it
         if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.close()  # too slow to follow the table: it can reconnect and catch up
+            # Too slow to follow the table (it can reconnect and catch up). It reads nothing,
+            # so a closing handshake would wait behind the queue forever: cut the connection.
+            self.close()
+            if self._drop is not None:
+                self._drop()
             return
         self.outbox.put_nowait(text)
 

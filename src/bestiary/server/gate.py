@@ -26,9 +26,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
-
 # The ASGI scope extension through which a table socket writes without a task switch: a dict
-# with ``send(text) -> bool`` (see ``Connection.send_text``).
+# with ``send(text) -> bool`` and ``drop()`` (see ``Connection.send_text``).
 DIRECT = "bestiary.direct"
 
 
@@ -121,7 +120,12 @@ def gated_protocols(
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
             if hasattr(self, "scope"):  # an accepted upgrade: the app may write directly
-                self.scope["extensions"][DIRECT] = {"send": self.send_now}
+                self.scope["extensions"][DIRECT] = {"send": self.send_now, "drop": self.drop}
+
+        def drop(self) -> None:
+            """Cut the connection without a closing handshake (a client that reads nothing)."""
+            if not self.transport.is_closing():
+                self.transport.abort()
 
         def send_now(self, text: str) -> bool:
             """Write one text message now, without a task switch through ASGI; False when the

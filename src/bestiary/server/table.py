@@ -22,7 +22,6 @@ import contextlib
 import hashlib
 import logging
 import secrets
-import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -38,7 +37,7 @@ from bestiary.core.records import Event
 from bestiary.server.connection import Connection
 from bestiary.server.names import BadName, confusable, normalize_name
 from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message
-from bestiary.server.store import Store, StoredTable
+from bestiary.server.store import Store, StoredTable, quick_switches
 from bestiary.sim.runner import derive_seeds
 
 log = logging.getLogger("bestiary.server")
@@ -120,14 +119,10 @@ class TableClock:
 # Bots think here, off the event loop. Two threads: a second table's bots need not queue
 # behind a long search (the GIL shares one core between them and the loop either way).
 _THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
-# A searching bot holds the GIL for up to the interpreter's switch interval (5 ms) each time the
-# loop wants it back; 1 ms keeps other tables' latency near flat while bots think.
-THINKING_SWITCH_SECONDS = 0.001
 
 
 def _think(match: Match, to_tick: int) -> list[Played]:
-    if sys.getswitchinterval() > THINKING_SWITCH_SECONDS:
-        sys.setswitchinterval(THINKING_SWITCH_SECONDS)
+    quick_switches()
     return match.advance(to_tick)
 
 
@@ -800,7 +795,8 @@ class Table:
             self._unsent += 1
             # Sent by the store's writer itself, on the loop, right after the commit: no inbox
             # round trip per group (the actor is idle whenever a callback runs).
-            self.store.commit(partial(self._committed, sends))
+            # (As a job of this actor: whatever it causes waits its turn.)
+            self.store.commit(partial(self._job, partial(self._committed, sends)))
         self._settled()
 
     def _committed(self, sends: list[tuple[list[Connection], str]]) -> None:
