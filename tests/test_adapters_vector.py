@@ -151,7 +151,7 @@ def test_masks_never_all_zero_where_the_learner_acts(game: str, kwargs: dict[str
     for _ in range(300):
         mask = obs["action_mask"]
         assert mask.any(axis=1).all()
-        assert mask[ended].all()  # the step after an episode ends: every id accepted
+        assert mask[ended].all()  # the observation that ended a game: every id accepted
         assert venv.observation_space.contains(obs)
         obs, _, terminated, truncated, _ = venv.step((rng.random(mask.shape) * mask).argmax(1))
         ended = terminated | truncated
