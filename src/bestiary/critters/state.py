@@ -436,6 +436,11 @@ class CrittersState:
             steps += 1
         return steps
 
+    def play_legal(self, action: CrittersAction) -> None:
+        """Apply ``action``, taken from this state's ``legal_actions`` just now, without
+        checking it again (learners' hot path, ``bestiary.adapters.vector``); else ``apply``."""
+        self._do(action)
+
     def _do(self, action: CrittersAction) -> None:
         """Apply an action already known to be legal."""
         _HANDLERS[type(action)](self, action)
