@@ -25,7 +25,7 @@ class FakeSocket:
         self.wire: list[str] = []
         self.open = False  # False: the direct writer cannot take a message now
         self.scope: dict[str, Any] = {
-            "extensions": {DIRECT: {"send": self.send_now, "drop": self.drop}}
+            "extensions": {DIRECT: {"send": self.send_now, "drop": self.drop, "read": print}}
         }
         self.dropped = False
         self.queued_sends = 0

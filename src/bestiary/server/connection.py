@@ -36,10 +36,18 @@ class Connection:
         self._writing = False  # the writer holds a message it has not finished sending
         self.direct: Callable[[str], bool] | None = None
         self._drop: Callable[[], None] | None = None
+        self._read: Callable[[Callable[[str | bytes], None] | None], None] | None = None
         if websocket is not None:
             extension = websocket.scope.get("extensions", {}).get(DIRECT)
             if extension is not None:
                 self.direct, self._drop = extension["send"], extension["drop"]
+                self._read = extension["read"]
+
+    def read_directly(self, reader: Callable[[str | bytes], None] | None) -> None:
+        """Have each message read by ``reader`` as it arrives, where the protocol can (None:
+        no more); what arrived before, and the end of the socket, still come through ASGI."""
+        if self._read is not None:
+            self._read(reader)
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
