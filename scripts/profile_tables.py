@@ -52,7 +52,10 @@ class Player(Connection):
         meets = [a for a in legal if a["do"] == "meet"]
         action = self.rng.choice(meets or legal)
         self.waiting = True
-        self.table.post(partial(self.table.act, self, action, 1))
+        # sent as a real client would: after this message has arrived, not inside its sending
+        asyncio.get_running_loop().call_soon(
+            self.table.post, partial(self.table.act, self, action, 1)
+        )
 
 
 class Run:

@@ -14,6 +14,7 @@ MODULES = [
     ("bestiary.adapters.wild_v0", "pettingzoo"),
     ("bestiary.adapters.pettingzoo_envs", "pettingzoo"),
     ("bestiary.adapters.gym_envs", "gymnasium"),
+    ("bestiary.adapters.vector", "gymnasium"),
     ("bestiary.adapters.infos", None),
     ("bestiary.adapters.policies", None),
     ("bestiary.adapters.variants", None),

@@ -120,9 +120,17 @@ def test_critters_observation_unchanged_when_hidden_cards_are_redealt(
     for name in state.players:
         redealt = determinize(state.view(name), name, random.Random(seed + 1))
         assert np.array_equal(enc.observe(state.view(name)), enc.observe(redealt.view(name)))
+        assert _from_state(enc, state, name) == _from_state(enc, redealt, name)  # vector envs'
         assert np.array_equal(
             enc.mask(state.legal_actions(name)), enc.mask(redealt.legal_actions(name))
         )
+
+
+def _from_state(enc: Any, state: Any, name: str, *quiet: float) -> list[float]:
+    """The vector envs' observation, read straight from the state (``observe_state``)."""
+    out = [0.0] * enc.obs_size
+    enc.observe_state(state, name, *quiet, out)
+    return out
 
 
 def test_critters_observation_unchanged_by_an_independent_redeal_of_the_deck() -> None:
@@ -194,6 +202,7 @@ def test_wild_observation_unchanged_when_hidden_cards_are_redealt(
         if first.is_over or first.meetings:
             break  # a meeting shows its cards: from then on the tables may rightly differ
         assert np.array_equal(enc.observe(first.view(me)), enc.observe(second.view(me)))
+        assert _from_state(enc, first, me, 0.5) == _from_state(enc, second, me, 0.5)
         assert np.array_equal(enc.mask(first.legal_actions(me)), enc.mask(second.legal_actions(me)))
         name = rng.choice(first.players)
         legal = [a for a in first.legal_actions(name) if not isinstance(a, Meet)]

@@ -281,8 +281,9 @@ def test_swap_wild_changes_the_oldest_full_set_of_its_kind_holding_a_wild(
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 5))
-def test_the_trusted_apply_makes_the_same_game_as_apply(seed: int, players: int) -> None:
-    """``apply_trusted`` (search's unchecked apply) changes a state exactly as ``apply`` does."""
+def test_the_trusted_apply_makes_the_same_game_for_every_seat(seed: int, players: int) -> None:
+    """``play_legal`` (search's unchecked apply, reshuffles included) changes a state exactly
+    as ``apply`` does, as every seat sees it (tests/test_adapters_vector.py: the public view)."""
     names = [f"p{i}" for i in range(players)]
     checked = GAME.new_game(names, seed=seed)
     trusted = checked.clone()
@@ -295,7 +296,7 @@ def test_the_trusted_apply_makes_the_same_game_as_apply(seed: int, players: int)
             assert actor is not None
             move = rng.choice(checked.legal_actions(actor))
         checked.apply(move)
-        trusted.apply_trusted(move)
+        trusted.play_legal(move)
         assert trusted.summary() == checked.summary()
         assert all(trusted.view(p) == checked.view(p) for p in names)
     assert trusted.history == checked.history and trusted.winners() == checked.winners()

@@ -146,13 +146,16 @@ def bench_command(
         raise _fail(str(err)) from None
     typer.echo(result.report())
     if adapters or peers:
-        from bestiary.adapters.speed import bench_adapters, bench_peers
+        from bestiary.adapters.speed import bench_adapters, bench_peers, vector_speedup
 
         rates = bench_adapters(game, players, adapter_seconds, seed) if adapters else []
         rates += bench_peers(adapter_seconds, seed) if peers else []
         typer.echo("through the research APIs (random legal play, one core):")
         for rate in rates:
             typer.echo(rate.line())
+        speedup = vector_speedup(rates)
+        if speedup is not None:
+            typer.echo(speedup)
     if sim:
         from bestiary.sim.speed import bench_ismcts, bench_sim_games
 
@@ -462,6 +465,30 @@ def tournament_command(
         )
     except (ValueError, BadOption) as err:
         raise _fail(str(err)) from None
+
+
+@app.command("baselines")
+def baselines_command(
+    game: Annotated[str, typer.Argument(help="critters, wild or both.")] = "both",
+    steps: Annotated[int, typer.Option(help="Learner env steps per agent (the budget).")] = 50_000,
+    eval_games: Annotated[int, typer.Option(help="Games per cheap opponent.")] = 200,
+    search_games: Annotated[int, typer.Option(help="critters: games against ismcts.")] = 50,
+    out: Annotated[str, typer.Option(help="Where checkpoints and results.json go.")] = (
+        "artifacts/baselines"
+    ),
+    seed: Annotated[int, typer.Option(help="Training and evaluation seed.")] = 1,
+) -> None:
+    """Train MaskablePPO and a masked DQN on each game (one core), save, evaluate."""
+    games = ["critters", "wild"] if game == "both" else [_check_game(game)]
+    if steps < 1 or eval_games < 1 or search_games < 0:
+        raise _fail("--steps and --eval-games must be at least 1, --search-games at least 0")
+    try:
+        from bestiary.adapters.baselines import run_baselines
+    except ImportError as err:
+        raise _fail(
+            f"baselines need the learn extra (pip install 'bestiary[learn]'): {err}"
+        ) from None
+    run_baselines(games, steps, Path(out), seed, eval_games, search_games, echo=typer.echo)
 
 
 def main() -> None:

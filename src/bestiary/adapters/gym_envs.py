@@ -181,6 +181,16 @@ class CrittersEnv(_AgainstOpponents):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        table_seed = self.deal(seed, options)
+        self._match = Match(CRITTERS, self.game_state, self._opponents, seed=table_seed)
+        self._play_opponents()
+        return self._observe(), self._info()
+
+    def deal(self, seed: int | None = None, options: dict[str, Any] | None = None) -> int:
+        """A new episode's game and opponents (``reset`` without the driver); the table's seed.
+
+        Shared with the vector env, so that both start every episode alike.
+        """
         super().reset(seed=seed)
         rng = random.Random(int(self.np_random.integers(2**63)))
         game_options = dict(self.options)
@@ -189,10 +199,8 @@ class CrittersEnv(_AgainstOpponents):
         self._state = CRITTERS.new_game(self.players, game_options, seed=rng.randrange(2**63))
         table_seed = rng.randrange(2**63)
         self._opponents = self._seat(rng)
-        self._match = Match(CRITTERS, self._state, self._opponents, seed=table_seed)
         self._moves = 0
-        self._play_opponents()
-        return self._observe(), self._info()
+        return table_seed
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         state = self.game_state

@@ -24,6 +24,7 @@ class StepRate:
     steps: int
     seconds: float
     step: str
+    cpu_seconds: float = 0.0  # the process's CPU time meanwhile (vector rows: load-proof)
 
     def line(self) -> str:
         rate = self.steps / self.seconds
@@ -145,6 +146,7 @@ def bench_adapters(game: str, players: int, seconds: float = 2.0, seed: int = 1)
         what = "a move, random bots reply" if game == "critters" else "a tick, random bots"
         name = f"Gymnasium bestiary/{game.capitalize()}-v0"
         rates.append(_timed(name, what, seconds, episode))
+        rates += bench_vector(game, players, seconds, seed)
     try:
         import pyspiel
     except ImportError:
@@ -165,6 +167,65 @@ def bench_adapters(game: str, players: int, seconds: float = 2.0, seed: int = 1)
             )
         )
     return rates
+
+
+VECTOR_GAMES = 16
+
+
+def _vector_rate(name: str, step: str, venv: Any, seconds: float, seed: int) -> StepRate:
+    """Learner steps/s through a vector env: every game steps at each call, NEXT_STEP
+    autoreset, a random legal id per game drawn from the batch mask in one NumPy call."""
+    rng = np.random.default_rng(seed)
+    observations, _ = venv.reset(seed=seed)
+    steps = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while True:
+        for _ in range(20):
+            mask = observations["action_mask"]
+            observations, *_ = venv.step((rng.random(mask.shape) * mask).argmax(1))
+        steps += 20 * venv.num_envs
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return StepRate(name, steps, elapsed, step, time.process_time() - cpu)
+
+
+def bench_vector(
+    game: str, players: int, seconds: float = 2.0, seed: int = 1, games: int = VECTOR_GAMES
+) -> list[StepRate]:
+    """``SyncVectorEnv`` over the single Gym env, then ``bestiary.adapters.vector``'s env,
+    ``games`` games each, same opponents (random), same loop; a step is one learner step."""
+    import gymnasium
+
+    from bestiary.adapters import gym_envs
+    from bestiary.adapters.vector import make_vector
+
+    single = gym_envs.CrittersEnv if game == "critters" else gym_envs.WildEnv
+    sync = gymnasium.vector.SyncVectorEnv([lambda: single(players=players)] * games)
+    what = "a learner move" if game == "critters" else "a learner tick"
+    return [
+        _vector_rate(f"SyncVectorEnv x{games} (single env)", what, sync, seconds, seed),
+        _vector_rate(
+            f"bestiary vector env x{games}",
+            what,
+            make_vector(game, games, players=players),
+            seconds,
+            seed,
+        ),
+    ]
+
+
+def vector_speedup(rates: list[StepRate]) -> str | None:
+    """The vector env's learner steps/s over ``SyncVectorEnv``'s, when both were timed."""
+    sync = [r for r in rates if r.name.startswith("SyncVectorEnv")]
+    ours = [r for r in rates if r.name.startswith("bestiary vector env")]
+    if not sync or not ours:
+        return None
+    wall = (ours[0].steps / ours[0].seconds) / (sync[0].steps / sync[0].seconds)
+    cpu = (ours[0].steps / ours[0].cpu_seconds) / (sync[0].steps / sync[0].cpu_seconds)
+    return (
+        f"  vector env / SyncVectorEnv: {wall:.2f}x learner steps/s "
+        f"({cpu:.2f}x per CPU-second, steadier on a shared machine)"
+    )
 
 
 def bench_peers(seconds: float = 2.0, seed: int = 1) -> list[StepRate]:

@@ -27,7 +27,7 @@ the observer, then the others in seat order after them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -42,6 +42,7 @@ from bestiary.wild import (
     Meet,
     RevealOwn,
     WildAction,
+    WildState,
     Withdraw,
 )
 
@@ -212,6 +213,56 @@ class WildEncoding:
         if self.objectives and objective is not None:
             out[at + 7 + _OBJECTIVE_INDEX[objective["id"]]] = 1
         return np.array(out, dtype=np.float32)
+
+    def observe_state(
+        self, state: WildState, player: str, quiet: float, out: MutableSequence[float]
+    ) -> None:
+        """Write ``observe(state.view(player), quiet)`` into ``out`` (zeroed), from the state.
+
+        The vector env's fast path (``out`` a row of its batch array, as a memoryview): the
+        read-outs the view is made of (the player's own hand, offer and Objective; the public
+        table), without building the JSON-shaped view (whose meeting history grows all game).
+        Tested equal to ``observe`` on random games (``tests/test_adapters_vector.py``).
+        """
+        i = self.seat[player]
+        for card in state.hand(player):
+            out[_INDEX[card]] += 1
+        offer = state.offer(player)
+        if offer is not None:
+            out[5 + _INDEX[offer[0]]] = 1
+            out[10 + _INDEX[offer[1]]] = 1
+        asks = set(state.asks())
+        face_down = dict.fromkeys(self.players, 0)
+        up_at = 15 + self.n * self._per_seat
+        for creature, owner, up in state.watering_hole():
+            if up:
+                out[up_at + _INDEX[creature]] += 1
+            else:
+                face_down[owner] += 1
+        scores = state.scores()
+        base = 15
+        for k in range(self.n):
+            p = self.players[(i + k) % self.n]
+            at = base + k * self._per_seat
+            call = state.offer_call(p)
+            if call is not None:
+                out[at + _INDEX[call]] = 1
+            out[at + 5] = state.hand_size(p)
+            out[at + 6] = state.pack_size(p)
+            foreign = 0
+            for creature, owner in state.den(p):
+                out[at + 7 + _INDEX[creature]] += 1
+                foreign += owner != p
+            out[at + 12] = foreign
+            out[at + 13] = face_down[p]
+            out[at + 14] = scores[p]
+            out[at + 15] = float((player, p) in asks)
+            out[at + 16] = float((p, player) in asks)
+        out[up_at + 5] = quiet
+        out[up_at + 6] = float(state.is_over)
+        objective = state.objective(player)
+        if self.objectives and objective is not None:
+            out[up_at + 7 + _OBJECTIVE_INDEX[objective]] = 1
 
     def observation_high(self) -> FloatArray:
         """Upper bounds of the observation entries (for a Box space)."""

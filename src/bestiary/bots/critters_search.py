@@ -50,7 +50,7 @@ def to_act(state: CrittersState) -> str | None:
 
 def step(state: CrittersState, move: Any) -> None:
     """Apply a move ``state.legal_actions`` just listed, without checking it again."""
-    state.apply_trusted(move)
+    state.play_legal(move)
 
 
 JUDGE_SHARPNESS = 1.5

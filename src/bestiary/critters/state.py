@@ -8,7 +8,8 @@ made). The Draw Pile is stored top *last* so that drawing is a cheap ``pop()``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Self
 
 from bestiary.core.errors import IllegalAction
@@ -41,7 +42,14 @@ from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
 from bestiary.critters.summary import summary_of
 from bestiary.critters.tableau import CardSet, incomplete, kinds_full, swappable
-from bestiary.critters.view import card_sets, redact, table_of_view, unseen_cards, view_of
+from bestiary.critters.view import (
+    card_sets,
+    public_part,
+    redact,
+    table_of_view,
+    unseen_cards,
+    view_of,
+)
 
 
 class CrittersState:
@@ -90,6 +98,10 @@ class CrittersState:
         self._winners = winners
         self._ending = ending
         self._log: list[CrittersAction] = []
+        # answers kept until the state changes (see _memo): a table asks for each seat's view
+        # and the mover's actions, then again for the actions to check the move it sends
+        self._memo_at = -1
+        self._memos: dict[tuple[str, int], Any] = {}
 
     @classmethod
     def deal(cls, table: Table, chance_seed: int | None) -> Self:
@@ -246,11 +258,29 @@ class CrittersState:
         return self._tabs[seat]
 
     def tableau(self, player: str) -> list[dict[str, Any]]:
+        """``player``'s sets, oldest first, JSON-shaped. Read-only: every view made before the
+        state changes shares it (four seats' views of one move cost one)."""
+        seat = self._t.seat[player]
+        shown: list[dict[str, Any]] = self._memo(("tableau", seat), partial(self._tableau, seat))
+        return shown
+
+    def _tableau(self, seat: int) -> list[dict[str, Any]]:
         size = self._t.set_size
         return [
             {"kind": kind, "cards": list(cards), "full": len(cards) == size}
-            for kind, cards in self._tabs[self._t.seat[player]]
+            for kind, cards in self._tabs[seat]
         ]
+
+    def _memo(self, key: tuple[str, int], make: Callable[[], Any]) -> Any:
+        """``make()``, kept until the state changes: every change appends to the log, so its
+        length dates what is kept."""
+        if self._memo_at != len(self._log):
+            self._memo_at = len(self._log)
+            self._memos = {}
+        found = self._memos.get(key)
+        if found is None:
+            found = self._memos[key] = make()
+        return found
 
     @property
     def draw_pile(self) -> list[str]:
@@ -276,7 +306,8 @@ class CrittersState:
         return sum(len(cards) for _, cards in self._tabs[self._t.seat[player]])
 
     def view(self, player: str | None) -> dict[str, Any]:
-        return view_of(self, player)
+        """``player``'s view; what every seat sees alike is kept until the state changes."""
+        return view_of(self, player, self._memo(("public", 0), partial(public_part, self)))
 
     def summary(self) -> dict[str, Any]:
         return summary_of(self)
@@ -311,6 +342,7 @@ class CrittersState:
         other._draw = self._draw[:]
         other._centre = self._centre[:]
         other._log = self._log[:]
+        other._memo_at = -1
         return other
 
     # ----------------------------------------------------------------- chance
@@ -337,7 +369,13 @@ class CrittersState:
         return self.legal_at(seat)
 
     def legal_at(self, p: int) -> list[CrittersAction]:
-        """``legal_actions`` by seat index (the refusals' and the playout's hot path)."""
+        """``legal_actions`` by seat index (the refusals' and the playout's hot path).
+
+        Kept until the state changes (a fresh list is returned each time)."""
+        acts: list[CrittersAction] = self._memo(("legal", p), partial(self._legal_now, p))
+        return acts[:]
+
+    def _legal_now(self, p: int) -> list[CrittersAction]:
         by = self.players[p]
         if self._awaiting >= 0:
             if p != self._awaiting:
@@ -375,7 +413,7 @@ class CrittersState:
         reason = refusal(self, action)
         if reason is not None:
             raise IllegalAction(reason)
-        self.apply_trusted(action)
+        self._do(action)
         return [action.to_event()]
 
     def _check_reshuffle(self, action: Reshuffle) -> None:
@@ -394,18 +432,21 @@ class CrittersState:
                 self.apply(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
-                self.apply_trusted(choice(self.legal_at(seat)))
+                self._do(choice(self._legal_now(seat)))  # once per position: no memo
             steps += 1
         return steps
 
-    def apply_trusted(self, action: CrittersAction) -> None:
-        """Apply an action that ``legal_actions`` (or ``chance_outcome``) just gave, unchecked.
+    def play_legal(self, action: CrittersAction) -> None:
+        """Apply ``action``, taken from this state's ``legal_actions`` (or ``chance_outcome``)
+        just now, without checking it again: the trusted apply of the hot paths (learners,
+        ``bestiary.adapters.vector``; search playouts, ``bestiary.bots.critters_search``).
 
-        For search playouts, which only ever play moves the state itself listed: ``apply``
-        re-derives the legal list to refuse bad input, a third of a playout's cost. It makes
-        the same change as ``apply`` but returns no event, and an action that is not legal here
-        leaves the state undefined: never pass it input from outside.
-        """
+        It makes the same change as ``apply`` but returns no event; an action that is not legal
+        here leaves the state undefined, so anything from outside goes through ``apply``."""
+        self._do(action)
+
+    def _do(self, action: CrittersAction) -> None:
+        """Apply an action already known to be legal."""
         _HANDLERS[type(action)](self, action)
 
     def _reshuffle(self, order: Sequence[str]) -> None:

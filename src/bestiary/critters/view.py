@@ -50,24 +50,37 @@ class Seen(Protocol):
     def winners(self) -> list[str]: ...
 
 
-def view_of(state: Seen, player: str | None) -> dict[str, Any]:
-    """``player``'s view (``None``: a spectator, who sees no hand), JSON-shaped."""
+def view_of(
+    state: Seen, player: str | None, public: tuple[dict[str, Any], dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """``player``'s view (``None``: a spectator, who sees no hand), JSON-shaped.
+
+    ``public`` is ``public_part(state)`` when the caller kept it (it is the same for every seat
+    until the state changes); its containers are then shared, read-only, between views."""
     t = state.table
     if player is not None and player not in t.seat:
         raise KeyError(f"{player!r} is not playing in this game")
+    table, play = public_part(state) if public is None else public
+    view: dict[str, Any] = {"game": "critters", "players": table["players"], "you": player}
+    view |= table
+    if player is not None:
+        view["hand"] = state.hand(player)
+    view |= play
+    return view
+
+
+def public_part(state: Seen) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What every seat's view shows alike: the table (before a view's hand), then the play."""
+    t = state.table
     pending = state.pending
-    view: dict[str, Any] = {
-        "game": "critters",
+    table = {
         "players": list(t.players),
-        "you": player,
         "options": t.options(),
         "first": t.players[t.first],
         "kinds": list(t.kinds),
         "deck": dict(t.deck.counts),
     }
-    if player is not None:
-        view["hand"] = state.hand(player)
-    view |= {
+    play = {
         "hand_sizes": {p: state.hand_size(p) for p in t.players},
         "tableaus": {p: state.tableau(p) for p in t.players},
         "draw_pile": state.draw_pile_size,
@@ -81,7 +94,7 @@ def view_of(state: Seen, player: str | None) -> dict[str, Any]:
         "over": state.is_over,
         "winners": state.winners(),
     }
-    return view
+    return table, play
 
 
 def redact(event: Event, viewer: str | None) -> Event:

@@ -325,39 +325,60 @@ def create_app(
 async def _serve(
     websocket: WebSocket, table: Table, conn: Connection, hello_timeout: float
 ) -> None:
-    """Read one socket's messages until it closes: hello first (in time), then actions, pings."""
-    greeted = False
+    """Read one socket's messages until it closes: hello first (in time), then actions, pings.
+
+    Where the server's own protocol offers it (``gate.DIRECT``), each message is read as it
+    arrives, with no task switch; this loop then only sees what came before that (in order)
+    and the end of the socket."""
+    reader = Reader(table, conn)
     loop = asyncio.get_running_loop()
-    hello_by = loop.time() + hello_timeout
-    while not conn.closed:
-        if greeted:
+    late = loop.call_later(hello_timeout, reader.too_late, hello_timeout)
+    conn.read_directly(reader.read)
+    try:
+        while not conn.closed:
             message = await websocket.receive()
-        else:
-            try:
-                message = await asyncio.wait_for(websocket.receive(), hello_by - loop.time())
-            except TimeoutError:
-                conn.send(error_message("no_hello", f"no hello within {hello_timeout:g} s."))
+            if message["type"] == "websocket.disconnect":
                 return
-        if message["type"] == "websocket.disconnect":
+            text: str | bytes | None = message.get("text")
+            if text is None:
+                text = message.get("bytes") or b""
+            reader.read(text)
+    finally:
+        late.cancel()
+        conn.read_directly(None)
+
+
+class Reader:
+    """What one socket's messages do, in the order they come."""
+
+    def __init__(self, table: Table, conn: Connection) -> None:
+        self.table, self.conn = table, conn
+        self.greeted = False
+
+    def too_late(self, hello_timeout: float) -> None:
+        if not self.greeted and not self.conn.closed:
+            self.conn.send(error_message("no_hello", f"no hello within {hello_timeout:g} s."))
+            self.conn.close()
+
+    def read(self, text: str | bytes) -> None:
+        conn, table = self.conn, self.table
+        if conn.closed:
             return
-        text: str | bytes | None = message.get("text")
-        if text is None:
-            text = message.get("bytes") or b""
         if not conn.allow():
             conn.send(error_message("flood", "too many messages; slow down."))
-            continue
+            return
         try:
             parsed = parse_client_message(text)
         except BadMessage as err:
             conn.send(error_message(err.code, err.message))
-            continue
+            return
         if isinstance(parsed, Hello):
-            if greeted:
+            if self.greeted:
                 conn.send(error_message("bad_message", "hello was already said.", None))
-                continue
-            greeted = True
+                return
+            self.greeted = True
             table.post(partial(table.attach, conn, parsed.token, parsed.v))
-        elif not greeted:
+        elif not self.greeted:
             conn.send(error_message("no_hello", "say hello first.", getattr(parsed, "ref", None)))
         elif isinstance(parsed, ActionMessage):
             table.post(partial(table.act, conn, parsed.action, parsed.ref))

@@ -19,11 +19,17 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+# The ASGI scope extension through which a table socket writes without a task switch: a dict
+# with ``send(text) -> bool``, ``drop()`` and ``read(reader | None)`` (see ``Connection``).
+DIRECT = "bestiary.direct"
 
 
 @dataclass
@@ -111,6 +117,64 @@ def gated_protocols(
         def connection_lost(self, exc: Exception | None) -> None:
             gate.release(self.transport)
             super().connection_lost(exc)
+
+        _reader: Callable[[str | bytes], None] | None = None
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            if hasattr(self, "scope"):  # an accepted upgrade: the app may use the socket directly
+                self.scope["extensions"][DIRECT] = {
+                    "send": self.send_now,
+                    "drop": self.drop,
+                    "read": self.read_with,
+                }
+
+        def read_with(self, reader: Callable[[str | bytes], None] | None) -> None:
+            self._reader = reader
+
+        def send_receive_event_to_app(self) -> None:
+            """A whole message: to the app's reader at once when it has one and nothing is queued
+            before it (order kept), else through ASGI's queue as uvicorn does."""
+            reader = self._reader
+            if reader is None or self.close_sent or not self.queue.empty():
+                super().send_receive_event_to_app()
+                return
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            self.frames = []
+            if self.curr_msg_data_type == "bytes":
+                reader(data)
+                return
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.conn.send_close(1007)  # as uvicorn does: invalid UTF-8 in a text frame
+                self.handle_parser_exception()
+                return
+            reader(text)
+
+        def drop(self) -> None:
+            """Cut the connection without a closing handshake (a client that reads nothing)."""
+            if not self.transport.is_closing():
+                self.transport.abort()
+
+        def send_now(self, text: str) -> bool:
+            """Write one text message now, without a task switch through ASGI; False when the
+            socket cannot take it at once (closing, or its buffer is full: flow control)."""
+            if (
+                not self.handshake_complete
+                or self.close_sent
+                or self.disconnected
+                or self.initial_response is not None
+                or not self.writable.is_set()
+                or self.transport.is_closing()
+            ):
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
 
     class GatedHttp(HttpToolsProtocol):
         _late: asyncio.TimerHandle | None = None

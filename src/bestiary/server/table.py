@@ -22,7 +22,6 @@ import contextlib
 import hashlib
 import logging
 import secrets
-import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -38,7 +37,7 @@ from bestiary.core.records import Event
 from bestiary.server.connection import Connection
 from bestiary.server.names import BadName, confusable, normalize_name
 from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message
-from bestiary.server.store import Store, StoredTable
+from bestiary.server.store import Store, StoredTable, quick_switches
 from bestiary.sim.runner import derive_seeds
 
 log = logging.getLogger("bestiary.server")
@@ -120,14 +119,10 @@ class TableClock:
 # Bots think here, off the event loop. Two threads: a second table's bots need not queue
 # behind a long search (the GIL shares one core between them and the loop either way).
 _THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
-# A searching bot holds the GIL for up to the interpreter's switch interval (5 ms) each time the
-# loop wants it back; 1 ms keeps other tables' latency near flat while bots think.
-THINKING_SWITCH_SECONDS = 0.001
 
 
 def _think(match: Match, to_tick: int) -> list[Played]:
-    if sys.getswitchinterval() > THINKING_SWITCH_SECONDS:
-        sys.setswitchinterval(THINKING_SWITCH_SECONDS)
+    quick_switches()
     return match.advance(to_tick)
 
 
@@ -203,6 +198,7 @@ class Table:
         self.spectators: set[Connection] = set()
         self._inbox: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._running = False  # a job is running (a job it posts waits its turn)
         self.on_change: Callable[[Table], None] | None = None
         self.draft = False  # being set up by its creator: not stored, not listed yet
         self.touched = time.monotonic()  # the last lobby change (an open table expires)
@@ -229,15 +225,25 @@ class Table:
 
     async def _run(self) -> None:
         while True:
-            job = await self._inbox.get()
-            try:
-                job()
-            except Exception:  # one bad job must not stop the table
-                log.exception("table %s: job failed", self.code)
+            self._job(await self._inbox.get())
+
+    def _job(self, job: Callable[[], None]) -> None:
+        self._running = True
+        try:
+            job()
+        except Exception:  # one bad job must not stop the table
+            log.exception("table %s: job failed", self.code)
+        finally:
+            self._running = False
 
     def post(self, job: Callable[[], None]) -> None:
-        """Queue ``job`` to run inside the actor."""
-        self._inbox.put_nowait(job)
+        """Run ``job`` inside the actor: at once when the actor is idle (the loop runs one
+        callback at a time, so nothing else is inside it meanwhile; this saves a task switch per
+        move), else queued after what is waiting (a job posting another, or jobs in line)."""
+        if self._running or self._task is None or not self._inbox.empty():
+            self._inbox.put_nowait(job)
+        else:
+            self._job(job)
 
     async def ask(self, job: Callable[[], T]) -> T:
         """Run ``job`` inside the actor and return its result (or raise its error)."""
@@ -789,7 +795,8 @@ class Table:
             self._unsent += 1
             # Sent by the store's writer itself, on the loop, right after the commit: no inbox
             # round trip per group (the actor is idle whenever a callback runs).
-            self.store.commit(partial(self._committed, sends))
+            # (As a job of this actor: whatever it causes waits its turn.)
+            self.store.commit(partial(self._job, partial(self._committed, sends)))
         self._settled()
 
     def _committed(self, sends: list[tuple[list[Connection], str]]) -> None:

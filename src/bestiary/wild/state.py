@@ -21,7 +21,7 @@ from bestiary.wild.objectives import (
 )
 from bestiary.wild.setup import Deal
 from bestiary.wild.summary import summary_of
-from bestiary.wild.view import redact, seat_view
+from bestiary.wild.view import public_part, redact, seat_view
 
 NO_CARD = -1
 _NIGHTFALL = Nightfall()
@@ -72,6 +72,8 @@ class WildState:
         "_offer_card",
         "_over",
         "_packs",
+        "_public",
+        "_public_at",
         "_t",
         "deal",
         "ended_by",
@@ -108,6 +110,8 @@ class WildState:
         self._dens: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self._hole: list[tuple[int, int, bool]] = []
         self._log: list[Any] = []
+        self._public_at = -1  # the log's length when _public was made (see view)
+        self._public: tuple[dict[str, Any], dict[str, Any] | None] = ({}, None)
         self._over = False
         self.meetings = []
         self.ended_by = []
@@ -134,6 +138,7 @@ class WildState:
         other._dens = [d[:] for d in self._dens]
         other._hole = self._hole[:]
         other._log = self._log[:]
+        other._public_at = -1
         other._over = self._over
         other.meetings = self.meetings[:]
         other.ended_by = self.ended_by[:]
@@ -275,7 +280,12 @@ class WildState:
         return result
 
     def view(self, player: str | None) -> dict[str, Any]:
-        return seat_view(self, player)
+        """``player``'s view. What every seat sees alike is kept until the state changes (every
+        change appends to the log): a table sends four views of each move."""
+        if self._public_at != len(self._log):
+            self._public = public_part(self)
+            self._public_at = len(self._log)
+        return seat_view(self, player, self._public)
 
     def summary(self) -> dict[str, Any]:
         return summary_of(self)

@@ -48,10 +48,32 @@ def dens(state: Seen) -> dict[str, list[dict[str, str]]]:
     return {p: [{"creature": c, "owner": o} for c, o in state.den(p)] for p in state.players}
 
 
-def seat_view(state: Seen, player: str | None) -> dict[str, Any]:
-    """``player``'s view (``None``: a spectator). Built only from public facts plus own cards."""
+def seat_view(
+    state: Seen,
+    player: str | None,
+    public: tuple[dict[str, Any], dict[str, Any] | None] | None = None,
+) -> dict[str, Any]:
+    """``player``'s view (``None``: a spectator). Built only from public facts plus own cards.
+
+    ``public`` is ``public_part(state)`` when the caller kept it (it is the same for every seat
+    until the state changes); its containers are then shared, read-only, between views."""
     if player is not None and player not in state.players:
         raise KeyError(f"{player!r} is not playing at this table")
+    shared, objectives = public_part(state) if public is None else public
+    view: dict[str, Any] = {"game": "wild", "you": player, **shared}
+    if player is not None:
+        offer = state.offer(player)
+        view["hand"] = state.hand(player)
+        view["offer"] = None if offer is None else {"card": offer[0], "call": offer[1]}
+        objective_id = state.objective(player)
+        view["objective"] = None if objective_id is None else _objective(objective_id)
+    if objectives is not None:
+        view["objectives"] = objectives
+    return view
+
+
+def public_part(state: Seen) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """What every seat's view shows alike: the table, and (at the end) every Objective."""
     face_up = []
     face_down = dict.fromkeys(state.players, 0)
     for creature, owner, up in state.watering_hole():
@@ -59,9 +81,7 @@ def seat_view(state: Seen, player: str | None) -> dict[str, Any]:
             face_up.append({"creature": creature, "owner": owner})
         else:
             face_down[owner] += 1
-    view: dict[str, Any] = {
-        "game": "wild",
-        "you": player,
+    shared: dict[str, Any] = {
         "players": list(state.players),
         "options": dict(state.deal.options),
         "hand_limit": state.limit,
@@ -77,19 +97,14 @@ def seat_view(state: Seen, player: str | None) -> dict[str, Any]:
         "scores": state.scores(),
         "ended_by": list(state.ended_by),
     }
-    if player is not None:
-        offer = state.offer(player)
-        view["hand"] = state.hand(player)
-        view["offer"] = None if offer is None else {"card": offer[0], "call": offer[1]}
-        objective_id = state.objective(player)
-        view["objective"] = None if objective_id is None else _objective(objective_id)
+    objectives = None
     if state.is_over and state.deal.objectives is not None:
         # At the end every Objective is turned up and scored in the open.
-        view["objectives"] = {
+        objectives = {
             p: dict(_objective(o), scored=state.objective_scores(p))
             for p, o in state.deal.objectives.items()
         }
-    return view
+    return shared, objectives
 
 
 # What an event shows to anyone but its actor. A Call is heard by all, but the card under it

@@ -1,0 +1,113 @@
+"""A socket's messages leave in the order the table made them, written at once when the socket
+can take them and queued when it cannot (flow control); a client that never reads is dropped
+rather than left to grow the server's memory."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from bestiary.server import connection
+from bestiary.server.connection import Connection
+from bestiary.server.gate import DIRECT
+from bestiary.server.live import LiveServer
+
+
+class FakeSocket:
+    """What ``Connection`` uses of a Starlette WebSocket, with the server's direct writer."""
+
+    def __init__(self) -> None:
+        self.wire: list[str] = []
+        self.open = False  # False: the direct writer cannot take a message now
+        self.scope: dict[str, Any] = {
+            "extensions": {DIRECT: {"send": self.send_now, "drop": self.drop, "read": print}}
+        }
+        self.dropped = False
+        self.queued_sends = 0
+
+    def send_now(self, text: str) -> bool:
+        if self.open:
+            self.wire.append(text)
+        return self.open
+
+    def drop(self) -> None:
+        self.dropped = True
+
+    async def send_text(self, text: str) -> None:
+        self.queued_sends += 1
+        self.wire.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        self.wire.append(f"closed {code}")
+
+
+def test_messages_keep_their_order_across_a_full_buffer() -> None:
+    async def run() -> tuple[list[str], int]:
+        ws = FakeSocket()
+        conn = Connection(ws)  # type: ignore[arg-type]
+        writer = asyncio.get_running_loop().create_task(conn.write_loop())
+        conn.send_text("1")  # the buffer is full: queued
+        ws.open = True
+        conn.send_text("2")  # the socket could take it, but "1" is still waiting: queued too
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        conn.send_text("3")  # nothing waits any more: written at once
+        conn.close()
+        await asyncio.wait_for(writer, 1)
+        return ws.wire, ws.queued_sends
+
+    wire, queued = asyncio.run(run())
+    assert wire == ["1", "2", "3", "closed 1008"]
+    assert queued == 2  # "1" and "2" went through the writer, "3" did not
+
+
+def test_a_client_that_never_reads_is_dropped(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(connection, "OUTBOX_LIMIT", 8)  # in this process only: see below
+    with LiveServer(f"sqlite:///{tmp_path / 'db.sqlite'}", rate=100_000) as server:
+        with server.http() as http:
+            made = http.post("/api/tables", json={"game": "critters", "seats": 2, "name": "ann"})
+            made.raise_for_status()
+            code, token = made.json()["code"], made.json()["token"]
+        # A raw socket that upgrades, says hello and then pings without ever reading: the
+        # server's answers pile up in the kernel, then in its buffer, then in the outbox.
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before the window is set
+        sock.connect(("127.0.0.1", server.port))
+        sock.sendall(
+            f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        hello = orjson.dumps({"type": "hello", "token": token, "v": 1})
+        sock.sendall(_masked_frame(hello))
+        pings = _masked_frame(orjson.dumps({"type": "ping", "ref": "x" * 64})) * 100
+        dropped = False
+        deadline = time.monotonic() + 30
+        sock.settimeout(5)
+        while not dropped and time.monotonic() < deadline:
+            try:
+                sock.sendall(pings)  # its pongs fill the kernel's buffers first (megabytes)
+            except TimeoutError:
+                continue
+            except OSError:
+                dropped = True  # the server cut the connection
+        sock.close()
+        assert dropped, "a client that never read was kept for 30 s"
+        # and the table still answers everyone else
+        with server.http() as http:
+            assert http.get(f"/api/tables/{code}").status_code == 200
+
+
+def _masked_frame(payload: bytes) -> bytes:
+    """One client-to-server text frame (clients must mask; a zero mask keeps it readable)."""
+    size = len(payload)
+    if size < 126:
+        head = bytes([0x81, 0x80 | size])
+    else:
+        head = bytes([0x81, 0x80 | 126]) + size.to_bytes(2, "big")
+    return head + b"\0\0\0\0" + payload
