@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from pathlib import Path
 from typing import Any, cast
 
 import orjson
-from websockets.asyncio.client import ClientConnection
 
+from bestiary.server.leansocket import LeanSocket, lean_connect
+from bestiary.server.live import LiveServer
 from bestiary.server.loadtest import Client, Level, _finish_plays
 
 
@@ -50,7 +52,7 @@ async def _answer_just_before_the_clock() -> Level:
     level = Level("critters", 1)
     client = Client(level, random.Random(1), stop_at=time.monotonic() + 3600)
     socket = FakeSocket()
-    play = asyncio.ensure_future(client.play(cast(ClientConnection, socket), "token"))
+    play = asyncio.ensure_future(client.play(cast(LeanSocket, socket), "token"))
     socket.feed(_state(1, [{"by": "p1", "do": "down", "card": "otter"}]))
     await socket.acted.wait()
     # the answer: its move is applied and it is now someone else's turn (nothing legal)
@@ -64,3 +66,28 @@ def test_a_client_answered_after_the_clock_stopped_is_done_not_stuck() -> None:
     assert level.errors == 0
     assert level.stuck == []
     assert level.moves == 1
+
+
+def test_the_lean_socket_speaks_to_the_real_server(tmp_path: Path) -> None:
+    """The load generator's client: handshake, a hello answered, a ping echoed, a clean close."""
+
+    async def talk(server: LiveServer, token: str, code: str) -> list[dict[str, Any]]:
+        socket = await lean_connect(f"{server.ws_url}/ws/{code}")
+        await socket.send(orjson.dumps({"type": "hello", "v": 1, "token": token}).decode())
+        await socket.send(orjson.dumps({"type": "ping", "ref": "p1"}).decode())
+        seen: list[dict[str, Any]] = []
+        async for text in socket:
+            seen.append(orjson.loads(text))
+            if seen[-1]["type"] == "pong":
+                break
+        await socket.close()
+        return seen
+
+    with LiveServer(f"sqlite:///{tmp_path / 'db.sqlite'}") as server:
+        with server.http() as http:
+            made = http.post("/api/tables", json={"game": "critters", "seats": 2, "name": "ann"})
+            made.raise_for_status()
+        seen = asyncio.run(talk(server, made.json()["token"], made.json()["code"]))
+    kinds = [m["type"] for m in seen]
+    assert kinds[0] == "welcome" and seen[0]["player"] == "ann"
+    assert kinds[-1] == "pong" and seen[-1]["ref"] == "p1"

@@ -25,10 +25,10 @@ from typing import Any
 
 import httpx
 import orjson
-from websockets.asyncio.client import ClientConnection, connect
 
 from bestiary.core.agent import bot_entries
 from bestiary.core.game import game_names, get_game
+from bestiary.server.leansocket import LeanSocket, lean_connect
 from bestiary.server.live import free_port
 from bestiary.server.run import settle_heap
 
@@ -121,7 +121,7 @@ class Client:
         # made, and counted a false 10 s error.
         self.stopping = False
 
-    async def play(self, ws: ClientConnection, token: str) -> None:
+    async def play(self, ws: LeanSocket, token: str) -> None:
         await ws.send(orjson.dumps({"type": "hello", "v": 1, "token": token}).decode())
         async for raw in ws:
             message = orjson.loads(raw)
@@ -145,7 +145,7 @@ class Client:
                     return
                 await self._act(ws)
 
-    async def _act(self, ws: ClientConnection) -> None:
+    async def _act(self, ws: LeanSocket) -> None:
         legal = self.latest["legal"] if self.latest else []
         if not legal:
             return
@@ -171,13 +171,11 @@ async def _open_table(http: httpx.AsyncClient, ws_base: str, game: str) -> Table
         joined = await http.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
         tokens.append(joined.json()["token"])
     await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
-    sockets = [
-        await connect(f"{ws_base}/ws/{code}", max_size=None, compression=None) for _ in tokens
-    ]
+    sockets = [await lean_connect(f"{ws_base}/ws/{code}") for _ in tokens]
     return sockets, tokens
 
 
-Table = tuple[list[ClientConnection], list[str]]
+Table = tuple[list[LeanSocket], list[str]]
 
 
 async def _table_loop(
@@ -246,7 +244,7 @@ async def _finish_plays(
 
 
 async def _probe(
-    sockets: list[ClientConnection], token: str, level: Level, go: asyncio.Event, clock: list[float]
+    sockets: list[LeanSocket], token: str, level: Level, go: asyncio.Event, clock: list[float]
 ) -> None:
     """An idle table's player pings every 20 ms: how long the server's loop keeps it waiting."""
     ws = sockets[0]
@@ -296,7 +294,7 @@ async def _thinking_table(
                 },
             )
         ).json()
-        async with connect(f"{ws_base}/ws/{made['code']}", max_size=None) as ws:
+        async with await lean_connect(f"{ws_base}/ws/{made['code']}") as ws:
             client = Client(sink, random.Random(rng.random()), clock[0])
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(

@@ -149,8 +149,18 @@ def _reason(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-# INSERT ... ON CONFLICT DO UPDATE, for the databases that have it (others: select, then write)
-_UPSERTS: dict[str, Any] = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}
+def _upsert_statement(dialect: str) -> Any:
+    """INSERT ... ON CONFLICT DO UPDATE of a table row, for the databases that have it (None:
+    select, then write). Built once: its compiled form is then reused for every row."""
+    inserts: dict[str, Any] = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}
+    insert_for = inserts.get(dialect)
+    if insert_for is None:
+        return None
+    statement = insert_for(tables_table)
+    changed = {c.name: statement.excluded[c.name] for c in tables_table.c if c.name != "code"}
+    return statement.on_conflict_do_update(index_elements=["code"], set_=changed)
+
+
 # an event row's placeholders, by the driver's paramstyle (PEP 249)
 _MARKS = {"qmark": "?, ?, ?", "numeric": ":1, :2, :3", "format": "%s, %s, %s"}
 _MARKS["pyformat"] = _MARKS["format"]
@@ -187,7 +197,7 @@ class Store:
         # SQLAlchemy's per-row processing cost more than the database's work.
         marks = _MARKS.get(self.engine.dialect.paramstyle)
         self._insert_events = marks and f"INSERT INTO events (code, seq, line) VALUES ({marks})"
-        self._upsert = _UPSERTS.get(self.engine.dialect.name)
+        self._upsert = _upsert_statement(self.engine.dialect.name)
         self._pending: list[Write] = []
         self._waiters: list[Callable[[], None]] = []
         self._wake = asyncio.Event()
@@ -335,12 +345,7 @@ class Store:
 
     def _upsert_table(self, conn: Any, row: dict[str, Any]) -> None:
         if self._upsert is not None:  # one statement where the database has one
-            values = {k: v for k, v in row.items() if k != "code"}
-            conn.execute(
-                self._upsert(tables_table)
-                .values(row)
-                .on_conflict_do_update(index_elements=["code"], set_=values)
-            )
+            conn.execute(self._upsert, row)
             return
         code = row["code"]
         found = conn.execute(select(tables_table.c.code).where(tables_table.c.code == code))
