@@ -15,7 +15,7 @@ import orjson
 from bestiary.server import connection
 from bestiary.server.connection import Connection
 from bestiary.server.gate import DIRECT
-from bestiary.server.live import LiveServer
+from bestiary.server.live import LiveServer, TableSocket
 
 
 class FakeSocket:
@@ -111,3 +111,29 @@ def _masked_frame(payload: bytes) -> bytes:
     else:
         head = bytes([0x81, 0x80 | 126]) + size.to_bytes(2, "big")
     return head + b"\0\0\0\0" + payload
+
+
+def test_a_message_whose_handling_fails_does_not_end_the_socket(
+    tmp_path: Path, monkeypatch: Any, caplog: Any
+) -> None:
+    from bestiary.server import app
+
+    handled = app.Reader.read
+
+    def faulty(self: app.Reader, text: str | bytes) -> None:
+        if "boom" in str(text):
+            raise RuntimeError("a bug in handling one message")
+        handled(self, text)
+
+    monkeypatch.setattr(app.Reader, "read", faulty)
+    with LiveServer(f"sqlite:///{tmp_path / 'db.sqlite'}") as server:
+        with server.http() as http:
+            made = http.post("/api/tables", json={"game": "critters", "seats": 2, "name": "ann"})
+            made.raise_for_status()
+        socket = TableSocket(server, made.json()["code"], made.json()["token"])
+        socket.send({"type": "ping", "ref": "boom"})
+        socket.send({"type": "ping", "ref": "after"})
+        pong = socket.wait(lambda m: m["type"] == "pong", "the pong after the failure")
+        assert pong["ref"] == "after"
+        socket.socket.close()
+    assert "could not be handled" in caplog.text

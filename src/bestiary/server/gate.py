@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+
+log = logging.getLogger("bestiary.server")
 
 # The ASGI scope extension through which a table socket writes without a task switch: a dict
 # with ``send(text) -> bool``, ``drop()`` and ``read(reader | None)`` (see ``Connection``).
@@ -141,16 +144,18 @@ def gated_protocols(
                 return
             data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
             self.frames = []
-            if self.curr_msg_data_type == "bytes":
-                reader(data)
-                return
+            message: str | bytes = data
+            if self.curr_msg_data_type == "text":
+                try:
+                    message = data.decode()
+                except UnicodeDecodeError:
+                    self.conn.send_close(1007)  # as uvicorn does: invalid UTF-8 in a text frame
+                    self.handle_parser_exception()
+                    return
             try:
-                text = data.decode()
-            except UnicodeDecodeError:
-                self.conn.send_close(1007)  # as uvicorn does: invalid UTF-8 in a text frame
-                self.handle_parser_exception()
-                return
-            reader(text)
+                reader(message)
+            except Exception:  # a bug in one message's handling must not end the connection
+                log.exception("a table socket's message could not be handled")
 
         def drop(self) -> None:
             """Cut the connection without a closing handshake (a client that reads nothing)."""
