@@ -243,7 +243,8 @@ class Store:
     async def run_writer(self) -> None:
         """Commit queued writes forever: one transaction per group, retried until it holds."""
         delay = RETRY_FIRST
-        quick_switches()
+        if not self.inline:
+            quick_switches()  # its thread and the loop share the GIL
         while True:
             await self._wake.wait()
             if self.inline:

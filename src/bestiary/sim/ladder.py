@@ -28,7 +28,7 @@ from bestiary.core.agent import Agent, bot_entries, make_bot
 from bestiary.sim.parallel import game_seed
 from bestiary.sim.runner import GameSpec, play_game
 from bestiary.sim.seating import seat_bots
-from bestiary.sim.stats import wilson
+from bestiary.sim.stats import WinShare, wilson
 
 CRITTERS_BOTS = ("random", "greedy", "ismcts")
 WILD_BOTS = ("random", "honest", "hunter", "trickster", "reader", "cautious")
@@ -37,7 +37,7 @@ EXPLOITERS_FILE = Path("docs/data/exploiters.jsonl")
 
 
 @dataclass
-class Cell:
+class Cell(WinShare):
     """One matchup: the bot's win share over ``games`` and its mean seconds per decision."""
 
     games: int
@@ -45,14 +45,6 @@ class Cell:
     seconds: float
     decisions: int
     nightfalls: int = 0  # games that ended in a stall (wild's Nightfall), not by play
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
 
     def text(self) -> str:
         low, high = self.interval

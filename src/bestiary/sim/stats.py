@@ -52,6 +52,22 @@ def wilson(successes: float, trials: int, confidence: float = 0.95) -> tuple[flo
     return (low, high)
 
 
+class WinShare:
+    """A win share over games (``wins`` may be fractional: a shared win counts 1/k): its rate
+    and its Wilson interval. Subclasses hold ``wins`` and ``games``."""
+
+    wins: float
+    games: int
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+
 @dataclass(frozen=True)
 class Plan:
     """How many games each of two bots needs for a difference in win rate to show."""

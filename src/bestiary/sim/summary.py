@@ -12,7 +12,13 @@ from typing import Any
 
 from bestiary.core.game import get_game
 from bestiary.sim.runner import GameResult
-from bestiary.sim.stats import FairShare, MeanInterval, fair_share_test, mean_interval, wilson
+from bestiary.sim.stats import (
+    FairShare,
+    MeanInterval,
+    WinShare,
+    fair_share_test,
+    mean_interval,
+)
 
 # Endings where nobody played the game out: the table stopped it (quiet clock, no moves left).
 STALLS = ("nightfall", "exhausted", "capped")
@@ -22,7 +28,7 @@ SCORELESS = 0.25
 
 
 @dataclass
-class RateRow:
+class RateRow(WinShare):
     """Win share and scores of one bot (or seat) over the seat-games it played."""
 
     label: str
@@ -39,14 +45,6 @@ class RateRow:
         self.shares.append(share)
         if tie:
             self.tie_wins += share
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
 
     @property
     def mean_score(self) -> float:
