@@ -345,6 +345,12 @@ class CrittersState:
         other._memo_at = -1
         return other
 
+    def shuffle_draw_pile(self, rng: random.Random) -> None:
+        """Put the Draw Pile in a fresh random order (its order is nobody's knowledge: a search
+        that knows every hand still cannot know it, ``bestiary.sim.ceiling``)."""
+        rng.shuffle(self._draw)
+        self._memo_at = -1
+
     # ----------------------------------------------------------------- chance
     def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle:
         """A random reshuffle of the centre pile (only meaningful while ``chance_due``).

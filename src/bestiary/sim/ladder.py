@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bestiary.bots.critters_search import ISMCTS_ITERATIONS
 from bestiary.core.agent import Agent, bot_entries, make_bot
 from bestiary.sim.parallel import game_seed
 from bestiary.sim.runner import GameSpec, play_game
@@ -232,6 +233,7 @@ def critters_section(
         f"{1000 * four.seconds:.0f} ms a decision"
     )
     lines += _openspiel_line(strongest, elsewhere, seed, progress, jobs)
+    lines += _ceiling_lines(elsewhere, seed, progress, jobs)
     for bot, e in sorted(ppo.items()):
         against = e.get("trained_against", bot)
         lines.append(
@@ -289,6 +291,29 @@ def _openspiel_line(
         f"{simulations[-1]} simulations a move at the end of each of {len(duels)} pieces, "
         "each levelled on its own)"
     ]
+
+
+def _ceiling_lines(
+    games: int, seed: int, progress: Callable[[str], None], jobs: int = 1
+) -> list[str]:
+    """The cheating seers of ``bestiary.sim.ceiling`` against ``greedy``: what the search could
+    reach if the hidden cards were no obstacle."""
+    from bestiary.sim.ceiling import Games, play
+
+    lines = []
+    for sees, what in (
+        ("hands", "sees every hand (only the Draw Pile's order is unknown to it)"),
+        ("future", "also sees the Draw Pile's order"),
+    ):
+        progress(f"critters: the search that sees {sees} vs greedy, {games} games")
+        parts = [Games(sees, 2, seed, a, b) for a, b in _parts(games, jobs)]
+        share = Cell(games, sum(in_parallel(play, parts, jobs)), 0.0, 0)
+        progress(f"  {share.text()}")
+        lines.append(
+            f"- the same search (its {ISMCTS_ITERATIONS} playouts a move) in a seat that cheats: "
+            f"{what}, against `greedy`, the same deals: {share.text()}"
+        )
+    return lines
 
 
 def _by_rank(game: str) -> list[Any]:
