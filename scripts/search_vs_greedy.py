@@ -5,7 +5,7 @@
 
 2 players, seats alternating; game g is dealt from seed 1000 + g and seats the search in seat
 g % 2, so two settings meet the same deals. Prints the search's win share with its 95% Wilson
-interval and its mean time per decision. docs/search.md has the figures it gave.
+interval and its mean time per decision. docs/sim.md has the figures it gave.
 """
 
 from __future__ import annotations

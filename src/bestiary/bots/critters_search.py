@@ -7,7 +7,7 @@ same luck, so their paired difference is the moves' doing). The greedy score als
 for progressive widening, so the dozens of Game Changer swaps do not each take a share of the
 budget before the few sensible moves are known, and the search plays greedy's favourite unless
 another move's paired gain over it is more than a standard error above zero (``confidence``).
-More playouts buy little: 300 a move did no better against ``greedy`` than 100 (docs/bots.md).
+More playouts buy little: 300 a move did no better against ``greedy`` than 100 (docs/sim.md).
 """
 
 from __future__ import annotations

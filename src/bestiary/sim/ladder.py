@@ -108,7 +108,7 @@ def _play(part: _Games) -> tuple[float, int, dict[str, list[float]]]:
     return wins, stalls, tally
 
 
-def _parts(games: int, jobs: int) -> list[tuple[int, int]]:
+def pieces(games: int, jobs: int) -> list[tuple[int, int]]:
     """``range(games)`` in contiguous pieces: a few per job, so a slow piece does not idle one."""
     size = max(1, math.ceil(games / (4 * jobs))) if jobs > 1 else games
     return [(a, min(games, a + size)) for a in range(0, games, size)]
@@ -139,7 +139,7 @@ def matchup(
     ``i`` is seeded from (``seed``, ``i``) alone: the cell is the same for any ``jobs``.
     """
     tally = times if times is not None else {}
-    parts = [_Games(game, bot, against, players, seed, a, b) for a, b in _parts(games, jobs)]
+    parts = [_Games(game, bot, against, players, seed, a, b) for a, b in pieces(games, jobs)]
     wins = 0.0
     stalls = 0
     spent = decisions = 0.0
@@ -261,9 +261,9 @@ def _duel(part: tuple[str, float, int, int, int]) -> Any:
     return duel(functools.partial(make_bot, "critters", bot), seconds, stop - start, seed, start)
 
 
-def _mean_time(pieces: list[tuple[float, int]]) -> float:
+def _mean_time(timed: list[tuple[float, int]]) -> float:
     """The mean of per-piece means (seconds, moves), weighted by the moves."""
-    return sum(sec * n for sec, n in pieces) / max(1, sum(n for _, n in pieces))
+    return sum(sec * n for sec, n in timed) / max(1, sum(n for _, n in timed))
 
 
 def _openspiel_line(
@@ -275,7 +275,7 @@ def _openspiel_line(
         return ["- against OpenSpiel's ISMCTS: not measured (needs `bestiary[openspiel]`)"]
     probe = matchup("critters", bot, "greedy", 2, 4, seed + 1)
     progress(f"critters {bot} vs OpenSpiel ISMCTS, {games} games at {probe.seconds:.2f} s a move")
-    parts = [(bot, probe.seconds, seed, a, b) for a, b in _parts(games, jobs)]
+    parts = [(bot, probe.seconds, seed, a, b) for a, b in pieces(games, jobs)]
     duels = in_parallel(_duel, parts, jobs)
     wins = sum(d.wins for d in duels)
     ours = _mean_time([(d.ours_seconds, d.ours_moves) for d in duels])
@@ -306,7 +306,7 @@ def _ceiling_lines(
         ("future", "also sees the Draw Pile's order"),
     ):
         progress(f"critters: the search that sees {sees} vs greedy, {games} games")
-        parts = [Games(sees, 2, seed, a, b) for a, b in _parts(games, jobs)]
+        parts = [Games(sees, 2, seed, a, b) for a, b in pieces(games, jobs)]
         share = Cell(games, sum(in_parallel(play, parts, jobs)), 0.0, 0)
         progress(f"  {share.text()}")
         lines.append(
