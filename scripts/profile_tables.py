@@ -102,6 +102,9 @@ if __name__ == "__main__":
     if len(sys.argv) > 4:
         profile = cProfile.Profile()
         profile.runcall(asyncio.run, main(game, tables, seconds))
-        pstats.Stats(profile).sort_stats(sys.argv[4]).print_stats(30)
+        stats = pstats.Stats(profile).sort_stats(sys.argv[4])
+        stats.print_stats(30)
+        if sys.argv[5:]:  # what the named functions spend their time on
+            stats.print_callees(*sys.argv[5:])
     else:
         asyncio.run(main(game, tables, seconds))
