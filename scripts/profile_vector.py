@@ -1,7 +1,7 @@
 """Where a vector-env learner step's time goes, against SyncVectorEnv over the single env.
 
     python scripts/profile_vector.py critters 2 1000          # CPU µs per learner step, both
-    python scripts/profile_vector.py critters 2 1000 profile  # and the vector env's profile
+    python scripts/profile_vector.py critters 2 1000 profile  # and the profiles of both
 
 It also prints the floor under any vector env of this engine and driver: the same 16 games
 played with only the work that cannot be skipped (the learner's legal moves and one of them
@@ -86,10 +86,11 @@ def main() -> None:
     floor = floor_per_step(make_vector(game, GAMES, players=players), steps)
     print(f"  floor: engine and driver alone     {floor:8.1f}   ({slow / floor:.2f}x at most)")
     if sys.argv[4:] == ["profile"]:
-        venv = make_vector(game, GAMES, players=players)
-        profile = cProfile.Profile()
-        profile.runcall(cpu_per_step, venv, steps)
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+        for what, run in (("the vector env", cpu_per_step), ("the floor", floor_per_step)):
+            print(f"\nProfile of {what}:")
+            profile = cProfile.Profile()
+            profile.runcall(run, make_vector(game, GAMES, players=players), steps)
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
 
 
 if __name__ == "__main__":
