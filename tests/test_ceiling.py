@@ -34,6 +34,8 @@ def test_shuffling_the_draw_pile_moves_no_card_elsewhere(seed: int, shuffle: int
     assert _everything(state) == before
     # The order is nobody's knowledge: every seat's view is the same as before.
     assert {p: state.view(p) for p in state.players} == views
+    fresh = state.clone()  # nothing kept: every view built anew from the shuffled pile
+    assert {p: fresh.view(p) for p in fresh.players} == views
 
 
 def _seated(sees: str, seed: int = 3) -> tuple[Seer, CrittersState]:

@@ -347,9 +347,9 @@ class CrittersState:
 
     def shuffle_draw_pile(self, rng: random.Random) -> None:
         """Put the Draw Pile in a fresh random order (its order is nobody's knowledge: a search
-        that knows every hand still cannot know it, ``bestiary.sim.ceiling``)."""
+        that knows every hand still cannot know it, ``bestiary.sim.ceiling``). What the state
+        keeps until it changes (views, legal actions) holds no card of the pile: it stays."""
         rng.shuffle(self._draw)
-        self._memo_at = -1
 
     # ----------------------------------------------------------------- chance
     def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle:
