@@ -214,7 +214,8 @@ class Match:
     # ------------------------------------------------------------------ outside players
 
     def submit(self, player: str, action: Any) -> list[Event]:
-        """A person's (or any outside player's) action now; IllegalAction if refused."""
+        """A person's (or any outside player's) action now; IllegalAction if refused. The
+        events it made, then those of the chance it made due (a reshuffle), in order."""
         if player in self.agents:
             raise IllegalAction(f"{player}'s seat is being played by a bot")
         by = getattr(action, "by", None)
@@ -222,7 +223,7 @@ class Match:
             raise IllegalAction(f"you play {player}, not {by!r}")
         played: list[Played] = []
         self._apply(player, action, played)
-        return played[0].events if played else []
+        return [event for step in played for event in step.events]
 
     # ------------------------------------------------------------------ inside a tick
 

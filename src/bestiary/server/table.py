@@ -705,11 +705,11 @@ class Table:
         blocked = queued or (reveals and self._unsent > 0)
         free = self._busy is None and self.paused is None and self.status == "playing"
         if free and not blocked and match is not None:
-            due = match.next_due()
-            if due is not None and due <= self._now_tick():
+            due, now = match.next_due(), self._now_tick()  # one reading: the clock moves on
+            if due is not None and due <= now:
                 self._due()
             else:
-                match.advance(self._now_tick())  # nothing is due: this only sets the tick
+                match.advance(now)  # nothing is due by then: this only sets the tick
         if self._busy is None and not blocked:
             return False
         if self._settling:
