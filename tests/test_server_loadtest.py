@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import orjson
 
+from bestiary.server.leanhttp import LeanHTTP, LobbyError
 from bestiary.server.leansocket import LeanSocket, lean_connect
 from bestiary.server.live import LiveServer
 from bestiary.server.loadtest import Client, Level, _finish_plays
@@ -91,3 +92,74 @@ def test_the_lean_socket_speaks_to_the_real_server(tmp_path: Path) -> None:
     kinds = [m["type"] for m in seen]
     assert kinds[0] == "welcome" and seen[0]["player"] == "ann"
     assert kinds[-1] == "pong" and seen[-1]["ref"] == "p1"
+
+
+def test_the_lean_lobby_client_speaks_to_the_real_server(tmp_path: Path) -> None:
+    """The load generator's lobby calls: a table made, a refusal answered with its status and
+    reason, and one keep-alive connection reused for all of them."""
+
+    async def talk(server: LiveServer) -> list[tuple[int, Any]]:
+        host, port = server.url.removeprefix("http://").split(":")
+        async with LeanHTTP(host, int(port), keepalive=30) as http:
+            made = await http.post("/api/tables", {"game": "critters", "seats": 2, "name": "ann"})
+            code = made[1]["code"]
+            answers = [made, await http.post(f"/api/tables/{code}/join", {"name": "ann"})]
+            answers.append(await http.get("/api/tables/NOSUCH"))
+            answers.append((len(http._idle), None))
+            return answers
+
+    with LiveServer(f"sqlite:///{tmp_path / 'db.sqlite'}") as server:
+        made, refused, missing, idle = asyncio.run(talk(server))
+    assert made[0] == 201 and made[1]["seat"] == 0 and made[1]["token"]
+    assert refused[0] == 400 and "already taken" in refused[1]["detail"]
+    assert missing[0] == 404
+    assert idle[0] == 1  # every call went over the one connection
+
+
+def test_the_lean_lobby_client_retries_a_connection_closed_while_idle() -> None:
+    """A server may close an idle keep-alive connection at any time: the next call does not get
+    lost on it (the closed connection is dropped, or the call fails on it and is sent again on
+    a new one)."""
+
+    async def run() -> tuple[list[tuple[int, Any]], int]:
+        accepted = 0
+
+        async def answer_once(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            nonlocal accepted
+            accepted += 1
+            await reader.readuntil(b"\r\n\r\n")
+            body = orjson.dumps({"n": accepted})
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+            await writer.drain()
+            writer.close()  # no "Connection: close": the client only learns on its next call
+
+        server = await asyncio.start_server(answer_once, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server, LeanHTTP("127.0.0.1", port, keepalive=30) as http:
+            first = await http.get("/")
+            await asyncio.sleep(0.05)  # the server's close reaches the client
+            second = await http.get("/")
+        return [first, second], accepted
+
+    answers, accepted = asyncio.run(run())
+    assert answers == [(200, {"n": 1}), (200, {"n": 2})]
+    assert accepted == 2
+
+
+def test_the_lean_lobby_client_says_what_went_wrong() -> None:
+    async def run() -> str:
+        async def not_http(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"SSH-2.0-OpenSSH\r\n\r\n")
+            writer.close()
+
+        server = await asyncio.start_server(not_http, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server, LeanHTTP("127.0.0.1", port) as http:
+            try:
+                await http.post("/api/tables", {})
+            except LobbyError as err:
+                return str(err)
+        return "no error"
+
+    assert "not an HTTP response" in asyncio.run(run())

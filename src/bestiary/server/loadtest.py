@@ -28,6 +28,7 @@ import orjson
 
 from bestiary.core.agent import bot_entries
 from bestiary.core.game import game_names, get_game
+from bestiary.server.leanhttp import LeanHTTP, LobbyError
 from bestiary.server.leansocket import LeanSocket, lean_connect
 from bestiary.server.live import free_port
 from bestiary.server.run import settle_heap
@@ -156,21 +157,19 @@ class Client:
         await ws.send(orjson.dumps({"type": "action", "action": action, "ref": self.ref}).decode())
 
 
-async def _open_table(http: httpx.AsyncClient, ws_base: str, game: str) -> Table:
+async def _open_table(http: LeanHTTP, ws_base: str, game: str) -> Table:
     """Create a table, join its other seats and start it, all through the lobby."""
     # a short quiet clock (wild's Nightfall) so that stalled games end within a level
     quiet = get_game(game).info.quiet_option
     options = {quiet: 5} if quiet else {}
-    made = (
-        await http.post(
-            "/api/tables", json={"game": game, "seats": SEATS, "name": "p1", "options": options}
-        )
-    ).json()
+    made = await _lobby(
+        http, "/api/tables", {"game": game, "seats": SEATS, "name": "p1", "options": options}
+    )
     code, tokens = made["code"], [made["token"]]
     for i in range(2, SEATS + 1):
-        joined = await http.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
-        tokens.append(joined.json()["token"])
-    await http.post(f"/api/tables/{code}/start", json={"token": tokens[0]})
+        joined = await _lobby(http, f"/api/tables/{code}/join", {"name": f"p{i}"})
+        tokens.append(joined["token"])
+    await _lobby(http, f"/api/tables/{code}/start", {"token": tokens[0]})
     sockets = [await lean_connect(f"{ws_base}/ws/{code}") for _ in tokens]
     return sockets, tokens
 
@@ -178,8 +177,16 @@ async def _open_table(http: httpx.AsyncClient, ws_base: str, game: str) -> Table
 Table = tuple[list[LeanSocket], list[str]]
 
 
+async def _lobby(http: LeanHTTP, path: str, body: dict[str, Any]) -> Any:
+    """A lobby POST that must succeed (a refusal is the server's error, counted as one)."""
+    status, answer = await http.post(path, body)
+    if status >= 400:
+        raise LobbyError(f"POST {path} answered {status}: {answer}")
+    return answer
+
+
 async def _table_loop(
-    http: httpx.AsyncClient,
+    http: LeanHTTP,
     ws_base: str,
     game: str,
     level: Level,
@@ -194,7 +201,7 @@ async def _table_loop(
     while time.monotonic() < clock[0]:
         try:
             sockets, tokens = table or await _open_table(http, ws_base, game)
-        except (httpx.HTTPError, OSError, KeyError):
+        except (OSError, KeyError):  # LobbyError is a ConnectionError
             level.errors += 1
             table = None
             continue
@@ -268,7 +275,7 @@ async def _probe(
 
 
 async def _thinking_table(
-    http: httpx.AsyncClient,
+    http: LeanHTTP,
     ws_base: str,
     rng: random.Random,
     go: asyncio.Event,
@@ -282,18 +289,17 @@ async def _thinking_table(
     await go.wait()
     sink = Level("thinking", 0)  # its moves are not the level's
     while time.monotonic() < clock[0]:
-        made = (
-            await http.post(
-                "/api/tables",
-                json={
-                    "game": slowest.game,
-                    "seats": seats,
-                    "name": "p1",
-                    "start": True,
-                    "bots": [{"bot": slowest.name}] * (seats - 1),
-                },
-            )
-        ).json()
+        made = await _lobby(
+            http,
+            "/api/tables",
+            {
+                "game": slowest.game,
+                "seats": seats,
+                "name": "p1",
+                "start": True,
+                "bots": [{"bot": slowest.name}] * (seats - 1),
+            },
+        )
         async with await lean_connect(f"{ws_base}/ws/{made['code']}") as ws:
             client = Client(sink, random.Random(rng.random()), clock[0])
             with contextlib.suppress(asyncio.TimeoutError):
@@ -315,8 +321,8 @@ async def _run_level(
     ws_base = base.replace("http://", "ws://")
     # keep-alive, as a browser does; an idle connection is dropped well before the server's own
     # 5 s keep-alive timeout would close it under a request
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64, keepalive_expiry=1.0)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    host, _, port = base.removeprefix("http://").partition(":")
+    async with LeanHTTP(host, int(port), keepalive=1.0, timeout=60) as http:
         tried = await asyncio.gather(
             *(_open_table(http, ws_base, game) for _ in range(tables + 1)), return_exceptions=True
         )
