@@ -39,6 +39,15 @@ class FakeSocket:
     def feed(self, message: dict[str, Any]) -> None:
         self.inbox.put_nowait(orjson.dumps(message).decode())
 
+    def arrived(self) -> list[str]:
+        texts = []
+        while not self.inbox.empty():
+            texts.append(self.inbox.get_nowait())
+        return texts
+
+    def actions(self) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m["type"] == "action"]
+
 
 def _state(seq: int, legal: list[dict[str, Any]], ref: int | None = None) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "state", "seq": seq, "legal": legal, "over": False}
@@ -66,6 +75,39 @@ def test_a_client_answered_after_the_clock_stopped_is_done_not_stuck() -> None:
     level = asyncio.run(_answer_just_before_the_clock())
     assert level.errors == 0
     assert level.stuck == []
+    assert level.moves == 1
+
+
+async def _one_mover_at_a_table() -> tuple[list[int], list[int], Level]:
+    """Two clients of a table sharing one turn (``--movers 1``), both told they may act."""
+    level = Level("wild", 1)
+    turns = asyncio.Semaphore(1)
+    clients = [Client(level, random.Random(i), time.monotonic() + 3600, turns) for i in range(2)]
+    sockets = [FakeSocket(), FakeSocket()]
+    plays = [
+        asyncio.ensure_future(c.play(cast(LeanSocket, s), "token"))
+        for c, s in zip(clients, sockets, strict=True)
+    ]
+    call = [{"by": "p", "do": "call", "call": "bear"}]
+    for socket in sockets:
+        socket.feed(_state(1, call))
+    await asyncio.sleep(0.05)
+    first = [len(s.actions()) for s in sockets]
+    mover = first.index(1)
+    # the mover's answer reaches both: now the other one may act, and the mover waits
+    for i, socket in enumerate(sockets):
+        socket.feed(_state(2, call, ref=clients[i].ref if i == mover else None))
+    await asyncio.sleep(0.05)
+    second = [len(s.actions()) for s in sockets]
+    for play in plays:
+        play.cancel()
+    return first, second, level
+
+
+def test_movers_limits_the_actions_a_table_has_in_flight() -> None:
+    first, second, level = asyncio.run(_one_mover_at_a_table())
+    assert sorted(first) == [0, 1]  # one of the two acted, the other waited its turn
+    assert second == [1, 1]  # the answer freed the turn, and the other one took it
     assert level.moves == 1
 
 

@@ -111,6 +111,13 @@ def bench_command(
     thinkers: Annotated[
         int, typer.Option(help="server: extra tables of seven ismcts bots playing meanwhile.")
     ] = 0,
+    movers: Annotated[
+        int,
+        typer.Option(
+            help="server: actions a table may have in flight at once (0: one per client; "
+            "1: one per table, as in a turn-based game)."
+        ),
+    ] = 0,
     adapters: Annotated[
         bool, typer.Option("--adapters", help="Also time PettingZoo, Gymnasium and OpenSpiel.")
     ] = False,
@@ -137,7 +144,9 @@ def bench_command(
             counts = [int(n) for n in tables.split(",")]
         except ValueError:
             raise _fail(f"--tables should be numbers separated by commas, not {tables!r}") from None
-        run_server_bench(served, counts, seconds, echo=typer.echo, thinkers=thinkers)
+        if movers < 0:
+            raise _fail(f"--movers should be 0 or more, not {movers}")
+        run_server_bench(served, counts, seconds, echo=typer.echo, thinkers=thinkers, movers=movers)
         return
     _check_game(game)
     try:

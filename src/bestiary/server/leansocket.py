@@ -90,6 +90,17 @@ class LeanSocket(asyncio.Protocol):
             raise StopAsyncIteration
         return text
 
+    def arrived(self) -> list[str]:
+        """The messages that have come in and not been read, without waiting for more."""
+        texts = []
+        while not self.inbox.empty():
+            text = self.inbox.get_nowait()
+            if text is None:
+                self.inbox.put_nowait(None)  # the end stays for the next read
+                break
+            texts.append(text)
+        return texts
+
     async def close(self) -> None:
         if self.transport is None or self.transport.is_closing():
             return

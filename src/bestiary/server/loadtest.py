@@ -109,10 +109,18 @@ def _rss_mb(pid: int) -> float:
 class Client:
     """One seat's client: acts on its latest state, one action in flight."""
 
-    def __init__(self, level: Level, rng: random.Random, stop_at: float) -> None:
+    def __init__(
+        self,
+        level: Level,
+        rng: random.Random,
+        stop_at: float,
+        turns: asyncio.Semaphore | None = None,
+    ) -> None:
         self.level = level
         self.rng = rng
         self.stop_at = stop_at
+        self.turns = turns  # the table's actions in flight (--movers; None: no limit)
+        self.holding = False  # this client's action in flight holds one of them
         self.ref = 0
         self.sent_at: float | None = None
         self.latest: dict[str, Any] | None = None
@@ -125,36 +133,59 @@ class Client:
     async def play(self, ws: LeanSocket, token: str) -> None:
         await ws.send(orjson.dumps({"type": "hello", "v": 1, "token": token}).decode())
         async for raw in ws:
-            message = orjson.loads(raw)
-            kind = message["type"]
-            if kind == "state":
-                if self.sent_at is not None and message.get("ref") == self.ref:
-                    self.level.latencies.append(time.perf_counter() - self.sent_at)
-                    self.level.moves += 1
-                    self.sent_at = None
-                self.latest = message
-                if message["over"]:
-                    return
-            elif kind == "error":
-                if message.get("ref") == self.ref and self.sent_at is not None:
-                    self.level.refused += 1
-                    self.sent_at = None
-                else:
-                    self.level.errors += 1
-            if self.sent_at is None:
-                if self.stopping or time.monotonic() >= self.stop_at:
-                    return
+            if self._read(raw):
+                return  # the game is over
+            if self.sent_at is not None:
+                continue
+            if self.stopping or time.monotonic() >= self.stop_at:
+                return
+            if self.turns is None or not self._legal():
                 await self._act(ws)
+                continue
+            await self.turns.acquire()  # the table's turn (--movers)
+            over = any(self._read(later) for later in ws.arrived())  # come in meanwhile
+            if over or self.stopping or not await self._act(ws):
+                self.turns.release()
+            if over:
+                return
 
-    async def _act(self, ws: LeanSocket) -> None:
-        legal = self.latest["legal"] if self.latest else []
+    def _read(self, raw: str) -> bool:
+        """Take in one message; True when the game is over."""
+        message = orjson.loads(raw)
+        kind = message["type"]
+        answered = False
+        if kind == "state":
+            if self.sent_at is not None and message.get("ref") == self.ref:
+                self.level.latencies.append(time.perf_counter() - self.sent_at)
+                self.level.moves += 1
+                self.sent_at, answered = None, True
+            self.latest = message
+        elif kind == "error":
+            if message.get("ref") == self.ref and self.sent_at is not None:
+                self.level.refused += 1
+                self.sent_at, answered = None, True
+            else:
+                self.level.errors += 1
+        if answered and self.holding and self.turns is not None:
+            self.holding = False
+            self.turns.release()
+        return kind == "state" and bool(message["over"])
+
+    def _legal(self) -> list[dict[str, Any]]:
+        return self.latest["legal"] if self.latest else []
+
+    async def _act(self, ws: LeanSocket) -> bool:
+        """Send a random legal action (a meeting when one is open); False if there is none."""
+        legal = self._legal()
         if not legal:
-            return
+            return False
         meets = [a for a in legal if a["do"] == "meet"]
         action = self.rng.choice(meets or legal)
         self.ref += 1
         self.sent_at = time.perf_counter()
+        self.holding = self.turns is not None
         await ws.send(orjson.dumps({"type": "action", "action": action, "ref": self.ref}).decode())
+        return True
 
 
 async def _open_table(http: LeanHTTP, ws_base: str, game: str) -> Table:
@@ -194,8 +225,10 @@ async def _table_loop(
     first: Table,
     go: asyncio.Event,
     clock: list[float],
+    movers: int = 0,
 ) -> None:
-    """Play tables one after another (a finished game is replaced through the lobby)."""
+    """Play tables one after another (a finished game is replaced through the lobby); at most
+    ``movers`` actions of a table in flight at once (0: each client has its own one)."""
     await go.wait()
     table: Table | None = first
     while time.monotonic() < clock[0]:
@@ -206,7 +239,8 @@ async def _table_loop(
             table = None
             continue
         table = None
-        clients = [Client(level, random.Random(rng.random()), clock[0]) for _ in tokens]
+        turns = asyncio.Semaphore(movers) if movers else None
+        clients = [Client(level, random.Random(rng.random()), clock[0], turns) for _ in tokens]
         plays = [
             asyncio.ensure_future(c.play(s, t))
             for c, s, t in zip(clients, sockets, tokens, strict=True)
@@ -309,12 +343,18 @@ async def _thinking_table(
 
 
 async def _run_level(
-    base: str, game: str, tables: int, seconds: float, pid: int, thinkers: int = 0
+    base: str,
+    game: str,
+    tables: int,
+    seconds: float,
+    pid: int,
+    thinkers: int = 0,
+    movers: int = 0,
 ) -> Level:
     """Open T tables (not timed), then play for ``seconds`` and count what the clients saw.
 
     Meanwhile an idle probe table pings the server (its loop latency), and ``thinkers``
-    tables of searching bots play, off the count.
+    tables of searching bots play, off the count. ``movers``: see ``run_server_bench``.
     """
     level = Level(game, tables)
     rng = random.Random(tables)
@@ -333,7 +373,9 @@ async def _run_level(
         gc.collect()  # the clients' own full collections would stall them mid-measurement
         probe_sockets, probe_tokens = opened.pop()
         loops = [
-            asyncio.ensure_future(_table_loop(http, ws_base, game, level, rng, t, go, clock))
+            asyncio.ensure_future(
+                _table_loop(http, ws_base, game, level, rng, t, go, clock, movers)
+            )
             for t in opened
         ]
         loops.append(
@@ -362,10 +404,13 @@ def run_server_bench(
     seconds: float,
     echo: Any = print,
     thinkers: int = 0,
+    movers: int = 0,
 ) -> list[Level]:
     """Start a server on core 0, load it from core 1, print and return one row per level.
 
     ``thinkers``: that many extra tables of seven ``ismcts`` bots play during every level.
+    ``movers``: at most that many of a table's clients have an action in flight at once (0:
+    every client acts as soon as it may; 1: as in a turn-based game, whatever the game).
     """
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -390,7 +435,8 @@ def run_server_bench(
             levels = []
             for game in games:
                 for tables in table_counts:
-                    level = _run(_run_level(base, game, tables, seconds, server.pid, thinkers))
+                    running = _run_level(base, game, tables, seconds, server.pid, thinkers, movers)
+                    level = _run(running)
                     echo(level.row())
                     levels.append(level)
             return levels
