@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 
+import orjson
 import pytest
 
+from bestiary.core.game import get_game
+from bestiary.server import protocol
 from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.settings import ServerSettings
@@ -126,3 +130,22 @@ def test_forged_token_and_unknown_table(server: LiveServer) -> None:
         assert json.loads(ws.recv(timeout=10))["code"] == "bad_version"
     with connect(f"{server.ws_url}/ws/NOPE99") as ws:
         assert json.loads(ws.recv(timeout=10))["code"] == "no_table"
+
+
+@pytest.mark.parametrize("game", ["critters", "wild"])
+def test_legal_actions_are_sent_as_their_events(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legal list, made once per action, is the same JSON as the actions' events; when the
+    store of made ones is full it starts again rather than grow."""
+    monkeypatch.setattr(protocol, "LEGAL_KEPT", 5)
+    state = get_game(game).new_game(["ann", "bo", "cy", "di"], {}, 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        acts = [a for p in state.players for a in state.legal_actions(p)]
+        if state.is_over or not acts:
+            break
+        for player in state.players:
+            legal = state.legal_actions(player)
+            sent = orjson.loads(protocol.encode({"legal": protocol.legal_json(legal)}))
+            assert sent["legal"] == [a.to_event() for a in legal]
+            assert len(protocol._LEGAL) <= 5
+        state.apply(rng.choice(acts))

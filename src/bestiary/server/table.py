@@ -36,7 +36,7 @@ from bestiary.core.game import Game, State, get_game, replay
 from bestiary.core.records import Event
 from bestiary.server.connection import Connection
 from bestiary.server.names import BadName, confusable, normalize_name
-from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message
+from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message, legal_json
 from bestiary.server.store import Store, StoredTable, quick_switches
 from bestiary.sim.runner import derive_seeds
 
@@ -890,7 +890,7 @@ class Table:
             "t": round(self._game_time(), 3),
             "events": events,
             "view": state.view(player),
-            "legal": [a.to_event() for a in state.legal_actions(player)] if player else [],
+            "legal": legal_json(state.legal_actions(player)) if player else [],
             "over": over,
         }
         timers = self._timers() if timers is None else timers
