@@ -149,3 +149,19 @@ def test_legal_actions_are_sent_as_their_events(game: str, monkeypatch: pytest.M
             assert sent["legal"] == [a.to_event() for a in legal]
             assert len(protocol._LEGAL) <= 5
         state.apply(rng.choice(acts))
+
+
+def test_legal_actions_of_a_game_whose_actions_are_not_hashable() -> None:
+    """A game added through the entry point may use plain objects with lists as its actions."""
+
+    class Loose:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __init__(self, cards: list[str]) -> None:
+            self.cards = cards
+
+        def to_event(self) -> dict[str, object]:
+            return {"by": "ann", "do": "play", "cards": self.cards}
+
+    sent = orjson.loads(protocol.encode({"legal": protocol.legal_json([Loose(["a", "b"])])}))
+    assert sent["legal"] == [{"by": "ann", "do": "play", "cards": ["a", "b"]}]

@@ -118,7 +118,11 @@ def legal_json(actions: Iterable[Action]) -> list[orjson.Fragment]:
     """``[a.to_event() for a in actions]``, as JSON that ``encode`` embeds as it is."""
     shown = []
     for action in actions:
-        found = _LEGAL.get(action)
+        try:
+            found = _LEGAL.get(action)
+        except TypeError:  # a game whose actions are not hashable: made each time
+            shown.append(orjson.Fragment(orjson.dumps(action.to_event())))
+            continue
         if found is None:
             if len(_LEGAL) >= LEGAL_KEPT:
                 _LEGAL.clear()
