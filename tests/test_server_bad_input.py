@@ -137,6 +137,7 @@ def test_legal_actions_are_sent_as_their_events(game: str, monkeypatch: pytest.M
     """The legal list, made once per action, is the same JSON as the actions' events; when the
     store of made ones is full it starts again rather than grow."""
     monkeypatch.setattr(protocol, "LEGAL_KEPT", 5)
+    monkeypatch.setattr(protocol, "_LEGAL", {})  # other tests of this process made some
     state = get_game(game).new_game(["ann", "bo", "cy", "di"], {}, 3)
     rng = random.Random(3)
     for _ in range(40):
