@@ -3,9 +3,8 @@
     python scripts/server_internals.py critters 200 10
     GC_THRESHOLDS=50000,20,1000 python scripts/server_internals.py critters 200 10
 
-Starts ``bestiary serve`` (SQLite in a temp dir, the bench's limits) pinned to core 0 with the
-store's ``_write`` and the garbage collector timed, loads it from core 1 with the bench's own
-clients for one level (`bestiary bench server`'s row is printed), stops it, and prints how many
+Runs one level of ``bestiary bench server`` (its server, clients and row) with the server's
+store ``_write`` and garbage collector timed; when the server is stopped it prints how many
 commits it made (writes per commit; their duration p50/p90/p99/max) and how long each generation
 of collections took (count, total, longest). Both run on the loop: each stalls every table.
 ``GC_THRESHOLDS`` replaces the server's collection thresholds (``run.COLLECT_THRESHOLDS``).
@@ -14,24 +13,21 @@ of collections took (count, total, longest). Both run on the loop: each stalls e
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-SERVER = """
+INSTRUMENTS = """
 import gc, signal, sys, time
 from bestiary.server import store
 
 commits, collections, started = [], {}, {}
 
 def timed(write):
-    def run(self, batch):
+    def write_timed(self, batch):
         start = time.perf_counter()
         write(self, batch)
         commits.append((time.perf_counter() - start, len(batch)))
-    return run
+    return write_timed
 
 store.Store._write = timed(store.Store._write)
 
@@ -62,36 +58,16 @@ signal.signal(signal.SIGTERM, report)
 from bestiary.server import run
 if __THRESHOLDS__:
     run.COLLECT_THRESHOLDS = __THRESHOLDS__
-from bestiary.server.run import serve
-from bestiary.server.settings import ServerSettings
-from bestiary.server.table import TableSettings
-serve(port=__PORT__, db=__DB__, quiet=True, rate=5000.0, settings=TableSettings(grace_seconds=3600),
-      server=ServerSettings(max_connections=5000, max_per_address=5000, tables_per_minute=1e6))
 """
 
 
 def main(game: str, tables: int, seconds: float) -> None:
-    from bestiary.server.live import free_port
-    from bestiary.server.loadtest import HEADER, _pin, _run, _run_level, _wait_up
+    from bestiary.server.loadtest import run_server_bench
 
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = f"sqlite:///{Path(tmp) / 'internals.sqlite'}"
-        chosen = os.environ.get("GC_THRESHOLDS")
-        thresholds = tuple(int(n) for n in chosen.split(",")) if chosen else None
-        code = SERVER.replace("__PORT__", str(port)).replace("__DB__", repr(db))
-        code = code.replace("__THRESHOLDS__", repr(thresholds))
-        server = subprocess.Popen([sys.executable, "-c", code], preexec_fn=lambda: _pin(0))
-        _pin(1)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            _wait_up(base, server)
-            level = _run(_run_level(base, game, tables, seconds, server.pid))
-            print(HEADER)
-            print(level.row())
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    chosen = os.environ.get("GC_THRESHOLDS")
+    thresholds = tuple(int(n) for n in chosen.split(",")) if chosen else None
+    prelude = INSTRUMENTS.replace("__THRESHOLDS__", repr(thresholds))
+    run_server_bench([game], [tables], seconds, prelude=prelude)
 
 
 if __name__ == "__main__":
@@ -99,4 +75,4 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     started = time.monotonic()
     main(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]))
-    print(f"({time.monotonic() - started:.0f} s in all, pid {os.getpid()})")
+    print(f"({time.monotonic() - started:.0f} s in all)")

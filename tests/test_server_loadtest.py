@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any, cast
 
 import orjson
+from typer.testing import CliRunner
 
+from bestiary.cli import app
 from bestiary.server.leanhttp import LeanHTTP, LobbyError
 from bestiary.server.leansocket import LeanSocket, lean_connect
 from bestiary.server.live import LiveServer
@@ -205,3 +207,9 @@ def test_the_lean_lobby_client_says_what_went_wrong() -> None:
         return "no error"
 
     assert "not an HTTP response" in asyncio.run(run())
+
+
+def test_bench_server_refuses_a_negative_movers_before_starting_anything() -> None:
+    result = CliRunner().invoke(app, ["bench", "server", "--movers", "-1"])
+    assert result.exit_code != 0
+    assert "--movers should be 0 or more, not -1" in result.output

@@ -120,7 +120,6 @@ class Client:
         self.rng = rng
         self.stop_at = stop_at
         self.turns = turns  # the table's actions in flight (--movers; None: no limit)
-        self.holding = False  # this client's action in flight holds one of them
         self.ref = 0
         self.sent_at: float | None = None
         self.latest: dict[str, Any] | None = None
@@ -166,9 +165,8 @@ class Client:
                 self.sent_at, answered = None, True
             else:
                 self.level.errors += 1
-        if answered and self.holding and self.turns is not None:
-            self.holding = False
-            self.turns.release()
+        if answered and self.turns is not None:
+            self.turns.release()  # its action in flight held one of the table's turns
         return kind == "state" and bool(message["over"])
 
     def _legal(self) -> list[dict[str, Any]]:
@@ -183,7 +181,6 @@ class Client:
         action = self.rng.choice(meets or legal)
         self.ref += 1
         self.sent_at = time.perf_counter()
-        self.holding = self.turns is not None
         await ws.send(orjson.dumps({"type": "action", "action": action, "ref": self.ref}).decode())
         return True
 
@@ -405,17 +402,20 @@ def run_server_bench(
     echo: Any = print,
     thinkers: int = 0,
     movers: int = 0,
+    prelude: str = "",
 ) -> list[Level]:
     """Start a server on core 0, load it from core 1, print and return one row per level.
 
     ``thinkers``: that many extra tables of seven ``ismcts`` bots play during every level.
     ``movers``: at most that many of a table's clients have an action in flight at once (0:
     every client acts as soon as it may; 1: as in a turn-based game, whatever the game).
+    ``prelude``: Python the server's process runs before it serves (a measuring script's
+    instruments); the server is stopped with SIGTERM.
     """
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
-        code = (
+        code = prelude + (
             "from bestiary.server.run import serve\n"
             "from bestiary.server.settings import ServerSettings\n"
             "from bestiary.server.table import TableSettings\n"

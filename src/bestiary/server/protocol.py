@@ -121,14 +121,18 @@ def legal_json(actions: Iterable[Action]) -> list[orjson.Fragment]:
         try:
             found = _LEGAL.get(action)
         except TypeError:  # a game whose actions are not hashable: made each time
-            shown.append(orjson.Fragment(orjson.dumps(action.to_event())))
+            shown.append(_fragment(action))
             continue
         if found is None:
             if len(_LEGAL) >= LEGAL_KEPT:
                 _LEGAL.clear()
-            found = _LEGAL[action] = orjson.Fragment(orjson.dumps(action.to_event()))
+            found = _LEGAL[action] = _fragment(action)
         shown.append(found)
     return shown
+
+
+def _fragment(action: Action) -> orjson.Fragment:
+    return orjson.Fragment(orjson.dumps(action.to_event()))
 
 
 def error_message(code: str, message: str, ref: int | str | None = None) -> dict[str, Any]:

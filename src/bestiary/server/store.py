@@ -113,7 +113,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     # No checkpoint inside a commit: a commit runs on the event loop, and a checkpoint (copying
     # the log into the database, then waiting for the disk) stalled every table for up to
-    # 110 ms. The store checkpoints in a thread of its own instead (Store._checkpoint).
+    # 113 ms. The store checkpoints in a thread of its own instead (Store._checkpoint).
     cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
@@ -168,9 +168,20 @@ def _upsert_statement(dialect: str) -> Any:
     return statement.on_conflict_do_update(index_elements=["code"], set_=changed)
 
 
-# an event row's placeholders, by the driver's paramstyle (PEP 249)
-_MARKS = {"qmark": "?, ?, ?", "numeric": ":1, :2, :3", "format": "%s, %s, %s"}
-_MARKS["pyformat"] = _MARKS["format"]
+# the driver's own placeholders, by its paramstyle (PEP 249): the n-th one
+_MARK: dict[str, Callable[[int], str]] = {
+    "qmark": lambda _: "?",
+    "numeric": lambda n: f":{n}",
+    "format": lambda _: "%s",
+    "pyformat": lambda _: "%s",
+}
+
+
+def _marks(paramstyle: str, count: int) -> str | None:
+    """``count`` placeholders for the driver's own SQL (None: a style that names them)."""
+    mark = _MARK.get(paramstyle)
+    return mark and ", ".join(mark(n) for n in range(1, count + 1))
+
 
 Write = tuple[str, dict[str, Any]]
 Watcher = Callable[[str | None], None]  # called with the reason the store is down, None: back
@@ -202,10 +213,11 @@ class Store:
             raise _unavailable(url, exc) from exc
         # Events go in as the driver's own executemany: the hot path of every move, where
         # SQLAlchemy's per-row processing cost more than the database's work.
-        marks = _MARKS.get(self.engine.dialect.paramstyle)
+        style = self.engine.dialect.paramstyle
+        marks, mark = _marks(style, 3), _marks(style, 1)
         self._insert_events = marks and f"INSERT INTO events (code, seq, line) VALUES ({marks})"
         # a new table's code is checked against every stored one: half the cost as the driver's own
-        self._find_code = marks and f"SELECT 1 FROM tables WHERE code = {marks.split(',')[0]}"
+        self._find_code = mark and f"SELECT 1 FROM tables WHERE code = {mark}"
         self._upsert = _upsert_statement(self.engine.dialect.name)
         self._pending: list[Write] = []
         self._waiters: list[Callable[[], None]] = []
