@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bestiary import lab
 from bestiary.core.game import replay
 from bestiary.core.records import read_record
-from bestiary.sim.report import integer_bins
+from bestiary.sim.plots import integer_bins
 from bestiary.sim.summary import reproducible
 from tests.test_sim_cli import _run
 

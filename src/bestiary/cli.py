@@ -326,6 +326,13 @@ def sim_command(
             "(a game option, players, or bots=a+b,c+d; repeatable)."
         ),
     ] = None,
+    grid: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="KEY=V1,V2,... given twice: play every combination of the two keys' values "
+            "against the baseline (a heat map in the report)."
+        ),
+    ] = None,
     bot: Annotated[
         list[str] | None,
         typer.Option(
@@ -344,6 +351,19 @@ def sim_command(
     ] = None,
     table: Annotated[
         Path | None, typer.Option(help="Write one row per game to this .csv or .parquet file.")
+    ] = None,
+    turns: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write one row per move (scores, sets, hand sizes) to this .csv or .parquet file."
+        ),
+    ] = None,
+    changed: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --compare: write both arms' records of the games whose winners changed "
+            "to this folder (base/, compare/), for bestiary replay."
+        ),
     ] = None,
     plan: Annotated[
         bool, typer.Option("--plan", help="Only say how many games a comparison needs.")
@@ -391,6 +411,9 @@ def sim_command(
                 report=report,
                 table=table,
                 command=" ".join(["bestiary", *sys.argv[1:]]),
+                grid=grid or [],
+                turns=turns,
+                changed=changed,
             )
         )
     except (ValueError, BadOption) as err:
@@ -413,9 +436,12 @@ def ladder_command(
     wild_games: Annotated[int, typer.Option(help="wild games per matchup.")] = 400,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
     jobs: Annotated[int, typer.Option(help="Processes to play the games in.")] = 1,
-    out: Annotated[Path, typer.Option(help="Where to write the page.")] = Path("docs/bots.md"),
+    out: Annotated[
+        Path, typer.Option(help="Where to write the page (docs/bots.md is the published one).")
+    ] = Path("bots.md"),
 ) -> None:
-    """Measure every bot against the references and the exploiters; write docs/bots.md."""
+    """Measure every bot against the references and the exploiters; write the page (bots.md in
+    the working directory unless --out says where)."""
     from bestiary.sim.ladder import ladder
 
     for name, value in (

@@ -13,7 +13,12 @@ give the same numbers::
                          compare={"mating_bonus": True})
     lab.paired(run)           # per bot, seat and metric: both arms, difference, 95% interval
     lab.table(run)            # every game of every arm, one row each
+    lab.changed(run)          # the games whose winner changed: their seeds, for a replay
+    lab.turns(run)            # one row per move: scores, sets, hand sizes
     run.base.summary.to_json()
+
+    grid = lab.experiment("critters", ["greedy"], players=2, games=500,
+                          grid={"set_size": [3, 4], "hand_limit": [4, 5, 6]})
 
 A custom bot is a ``module:Factory`` name in ``bots`` (``factory(player, rng) -> Agent``), as on
 the command line.
@@ -32,11 +37,12 @@ from bestiary.sim.paired import Comparison
 from bestiary.sim.parallel import run_games
 from bestiary.sim.runner import GameResult, GameSpec
 from bestiary.sim.table import game_rows
+from bestiary.sim.turns import all_turn_rows
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Experiment", "experiment", "paired", "play", "table"]
+__all__ = ["Experiment", "changed", "experiment", "paired", "play", "table", "turns"]
 
 
 def _player(jobs: int) -> Any:
@@ -56,10 +62,12 @@ def experiment(
     compare: Mapping[str, Any] | None = None,
     sweep: Mapping[str, Sequence[Any]] | None = None,
     jobs: int = 1,
+    grid: Mapping[str, Sequence[Any]] | None = None,
 ) -> Experiment:
-    """Play a baseline, optionally a ``compare`` arm (options changed) and one arm per
-    ``sweep`` value (key -> values; keys as for ``--sweep``: ``players``, ``bots`` with tuples
-    of names, or a game option), all on the same seeds. A list of seeds pools runs."""
+    """Play a baseline, optionally a ``compare`` arm (options changed), one arm per ``sweep``
+    value (key -> values; keys as for ``--sweep``: ``players``, ``bots`` with tuples of names,
+    or a game option) and one per combination of a two-key ``grid``, all on the same seeds.
+    A list of seeds pools runs."""
     base = Arm("base", game, players, tuple(bots), dict(options or {}))
     check_arm(base)
     other = None
@@ -71,8 +79,17 @@ def experiment(
     for key in sweeps:
         for value in key.values:
             check_arm(base.changed(key.key, value, key.key))
+    pair = None
+    if grid:
+        if len(grid) != 2:
+            raise ValueError(f"a grid needs exactly two keys, not {len(grid)}")
+        first, second = (SweepKey(k, tuple(v)) for k, v in grid.items())
+        for a in first.values:
+            for b in second.values:
+                check_arm(base.changed(first.key, a, "grid").changed(second.key, b, "grid"))
+        pair = (first, second)
     seeds = [seed] if isinstance(seed, int) else list(seed)
-    return run_experiment(base, games, seeds, _player(jobs), other, sweeps)
+    return run_experiment(base, games, seeds, _player(jobs), other, sweeps, grid=pair)
 
 
 def play(
@@ -91,6 +108,34 @@ def play(
 def table(run: Experiment) -> pd.DataFrame:
     """Every game of every arm of ``run``, one row each; the ``arm`` column tells them apart."""
     return frame(game_rows((p.arm.label, p.results) for p in run.arms()))
+
+
+def turns(run: Experiment) -> pd.DataFrame:
+    """One row per move of every game of every arm (columns: ``bestiary.sim.turns``)."""
+    specs = ((p.arm.label, p.arm.specs(run.games, run.seeds)) for p in run.arms())
+    return frame(all_turn_rows(specs))
+
+
+def changed(run: Experiment | Comparison) -> pd.DataFrame:
+    """The games whose winners changed between the arms: index, seed, and each arm's winners
+    (``seat N bot``, ``;``-separated). ``bestiary sim ... --changed DIR`` writes their records."""
+    comparison = run.paired if isinstance(run, Experiment) else run
+    if comparison is None:
+        raise ValueError("this experiment has no compare arm")
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "index": game.index,
+                "seed": game.seed,
+                "base_winners": ";".join(game.base),
+                "other_winners": ";".join(game.other),
+            }
+            for game in comparison.changed_games
+        ],
+        columns=["index", "seed", "base_winners", "other_winners"],
+    )
 
 
 def paired(run: Experiment | Comparison) -> pd.DataFrame:

@@ -10,7 +10,7 @@ with ``register_game``. Nothing outside a game package names a game.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol, Self
 
@@ -169,6 +169,14 @@ def replay(header: Header, events: Sequence[tuple[int, Event]]) -> State:
     A record that carries no chance events (a deal from a seed alone) gets each one from its
     seed where it is due. Raises RecordError naming the line, the event and the reason.
     """
+    state = start_replay(header)
+    for _ in replay_steps(state, events):
+        pass
+    return state
+
+
+def start_replay(header: Header) -> State:
+    """The starting state of a record (RecordError if its header is bad)."""
     name = header.get("game")
     known = game_names()
     if not isinstance(name, str) or name not in known:
@@ -178,11 +186,16 @@ def replay(header: Header, events: Sequence[tuple[int, Event]]) -> State:
     version = header.get("version", 1)
     if version != 1:
         raise RecordError(1, f"record version {version!r} is not supported (expected 1)")
-    game = get_game(name)
     try:
-        state = game.from_header(header)
+        return get_game(name).from_header(header)
     except (ValueError, TypeError, KeyError) as err:
         raise RecordError(1, f"bad header: {_reason(err)}") from None
+
+
+def replay_steps(state: State, events: Sequence[tuple[int, Event]]) -> Iterator[Event]:
+    """Apply a record's events to ``state`` (from ``start_replay``) one by one, yielding each
+    event once it is applied: a caller can look at the state after every move."""
+    game = get_game(state.header()["game"])
     for line, event in events:
         try:
             action = game.action_from_event(event)
@@ -191,7 +204,7 @@ def replay(header: Header, events: Sequence[tuple[int, Event]]) -> State:
             state.apply(action)
         except ValueError as err:
             raise RecordError(line, f"event {_short(event)} is refused: {_reason(err)}") from None
-    return state
+        yield event
 
 
 def _is_chance(event: Event) -> bool:

@@ -15,19 +15,19 @@ from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from bestiary.core.game import get_game
 from bestiary.sim.arms import Arm, SweepKey, describe_options, parse_sweeps, unique_pairs
 from bestiary.sim.bots import check_bot
 from bestiary.sim.experiment import Experiment, run_experiment
 from bestiary.sim.parallel import run_games
-from bestiary.sim.printing import print_experiment
-from bestiary.sim.runner import BotFault, GameResult, GameSpec
+from bestiary.sim.printing import new_table, print_experiment
+from bestiary.sim.runner import BotFault, GameResult, GameSpec, play_game
 from bestiary.sim.seating import seat_bots
 from bestiary.sim.stats import games_against_share, games_needed
 from bestiary.sim.table import FORMATS, game_rows, write_table
 from bestiary.sim.tournament import Tournament, rate, tournament_specs
+from bestiary.sim.turns import all_turn_rows
 
 
 def parse_bots(game: str, text: str, extra: Sequence[str] = ()) -> list[str]:
@@ -125,9 +125,26 @@ class SimRequest:
     report: Path | None = None
     table: Path | None = None
     command: str = ""
+    grid: Sequence[str] = ()
+    turns: Path | None = None
+    changed: Path | None = None
 
 
-def plan_experiment(request: SimRequest) -> tuple[Arm, Arm | None, list[SweepKey], list[int]]:
+def parse_grid(texts: Sequence[str]) -> tuple[SweepKey, SweepKey] | None:
+    """``--grid KEY=V1,V2`` twice: every combination of the two keys' values."""
+    if not texts:
+        return None
+    keys = parse_sweeps(texts)
+    if len(keys) != 2:
+        raise ValueError(
+            f"--grid needs exactly two keys (--grid A=1,2 --grid B=3,4), not {len(keys)}"
+        )
+    return keys[0], keys[1]
+
+
+def plan_experiment(
+    request: SimRequest,
+) -> tuple[Arm, Arm | None, list[SweepKey], list[int], tuple[SweepKey, SweepKey] | None]:
     """Parse and check every arm before any game is played (bad input costs nothing)."""
     if request.games < 1:
         raise ValueError("--games must be at least 1")
@@ -146,13 +163,32 @@ def plan_experiment(request: SimRequest) -> tuple[Arm, Arm | None, list[SweepKey
     for sweep in sweeps:
         for value in sweep.values:
             check_arm(base.changed(sweep.key, value, sweep.key))
-    if request.table is not None and request.table.suffix not in FORMATS:
-        raise ValueError(f"--table writes .csv or .parquet files, not {request.table.name!r}")
-    return base, other, sweeps, parse_seeds(request.seed, request.seeds)
+    grid = parse_grid(request.grid)
+    if grid is not None:
+        for a in grid[0].values:
+            for b in grid[1].values:
+                check_arm(base.changed(grid[0].key, a, "grid").changed(grid[1].key, b, "grid"))
+    for path, flag in ((request.table, "--table"), (request.turns, "--turns")):
+        if path is not None and path.suffix not in FORMATS:
+            raise ValueError(f"{flag} writes .csv or .parquet files, not {path.name!r}")
+    if request.changed is not None and other is None:
+        raise ValueError("--changed needs --compare: it writes the games whose winners changed")
+    return base, other, sweeps, parse_seeds(request.seed, request.seeds), grid
+
+
+def write_changed(folder: Path, experiment: Experiment) -> None:
+    """Both arms' records of the games whose winners changed (played again from their specs:
+    seeded, so they are the same games), as ``folder/base/`` and ``folder/compare/``."""
+    if experiment.paired is None or experiment.other is None:
+        return
+    wanted = {game.index for game in experiment.paired.changed_games}
+    for name, played in (("base", experiment.base), ("compare", experiment.other)):
+        specs = played.arm.specs(experiment.games, experiment.seeds, keep_record=True)
+        write_records(folder / name, [play_game(specs[i]) for i in sorted(wanted)])
 
 
 def run_sim(request: SimRequest) -> Experiment:
-    base, other, sweeps, seeds = plan_experiment(request)
+    base, other, sweeps, seeds, grid = plan_experiment(request)
 
     def play(specs: Sequence[GameSpec], label: str) -> list[GameResult]:
         return list(
@@ -167,7 +203,7 @@ def run_sim(request: SimRequest) -> Experiment:
         )
 
     experiment = run_experiment(
-        base, request.games, seeds, play, other, sweeps, keep_records=request.out is not None
+        base, request.games, seeds, play, other, sweeps, request.out is not None, grid
     )
     arms = experiment.arms()
     if request.out is not None:
@@ -176,6 +212,11 @@ def run_sim(request: SimRequest) -> Experiment:
             write_records(folder, played.results)
     if request.table is not None:
         write_table(request.table, game_rows((p.arm.label, p.results) for p in arms))
+    if request.turns is not None:
+        specs = ((p.arm.label, p.arm.specs(request.games, seeds)) for p in arms)
+        write_table(request.turns, all_turn_rows(specs))
+    if request.changed is not None:
+        write_changed(request.changed, experiment)
     if request.report is not None:
         from bestiary.sim.report import render_experiment
 
@@ -183,11 +224,21 @@ def run_sim(request: SimRequest) -> Experiment:
     if request.as_json:
         data = experiment.to_json()
         simple = len(arms) == 1 and len(seeds) == 1
-        print(json.dumps(data["base"] if simple else data, indent=1))
+        if simple:
+            data = {**data["base"], **({"decks": data["decks"]} if "decks" in data else {})}
+        print(json.dumps(data, indent=1))
         return experiment
     console = Console()
-    print_experiment(console, experiment)
-    for path, what in ((request.table, "table"), (request.report, "report")):
+    records = request.changed
+    if records is None and request.out is not None and len(arms) > 1:
+        records = request.out
+    print_experiment(console, experiment, records)
+    for path, what in (
+        (request.table, "table"),
+        (request.turns, "per-move table"),
+        (request.report, "report"),
+        (request.changed, "records of the games whose winners changed"),
+    ):
         if path is not None:
             console.print(f"{what} written to {path}")
     return experiment
@@ -230,13 +281,15 @@ def run_tournament(
 
 
 def print_tournament(console: Console, tournament: Tournament) -> None:
-    table = Table(title=f"{tournament.game}, {tournament.players} players: leaderboard (OpenSkill)")
-    for column in ("#", "bot", "rating mu ± 2σ", "ordinal", "games", "win rate [95%]"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table = new_table(
+        f"{tournament.game}, {tournament.players} players: leaderboard (OpenSkill)",
+        ("#", "bot", "rating mu ± 2σ", "ordinal", "games", "win rate [95%]"),
+    )
+    tied = {b.bot for _, b in tournament.unseparated()}
     for place, s in enumerate(tournament.leaderboard(), start=1):
         low, high = s.record.interval
         table.add_row(
-            str(place),
+            f"{place}=" if s.bot in tied else str(place),
             s.bot,
             f"{s.mu:.2f} ± {2 * s.sigma:.2f}",
             f"{s.ordinal:.2f}",
@@ -244,9 +297,12 @@ def print_tournament(console: Console, tournament: Tournament) -> None:
             f"{s.record.rate:.3f} [{low:.3f}, {high:.3f}]",
         )
     console.print(table)
-    pairs = Table(title="head to head: win share of the first bot at tables with the second")
-    for column in ("pair", "games", "win rate [95%]"):
-        pairs.add_column(column, justify="left" if column == "pair" else "right")
+    for line in tournament.separation_lines():
+        console.print(f"[bold yellow]{line}[/]")
+    pairs = new_table(
+        "head to head: win share of the first bot at tables with the second",
+        ("pair", "games", "win rate [95%]"),
+    )
     for row in sorted(tournament.head_to_head.values(), key=lambda r: r.label):
         low, high = row.interval
         pairs.add_row(row.label, f"{row.games:,}", f"{row.rate:.3f} [{low:.3f}, {high:.3f}]")

@@ -10,6 +10,7 @@ from typing import Any
 from bestiary.sim.arms import Arm, SweepKey, describe_value
 from bestiary.sim.paired import Comparison, compare
 from bestiary.sim.runner import GameResult, GameSpec
+from bestiary.sim.settings import decks_of
 from bestiary.sim.summary import Summary, summarize
 
 # Plays specs and returns their results in order (the CLI adds a progress bar and parallelism).
@@ -36,8 +37,42 @@ class SweepPoint:
 @dataclass
 class SweepResult:
     key: str
-    baseline: str  # the baseline's value of the key
+    baseline: str  # the baseline's value of the key, as played (a default's real value)
     points: list[SweepPoint]
+    default: bool = False  # the baseline left the key at the game's default
+
+    def numeric(self) -> list[float] | None:
+        """The points' values as numbers, if every one is (a plot then spaces them truly)."""
+        try:
+            return [float(p.value) for p in self.points]
+        except ValueError:
+            return None
+
+
+@dataclass
+class GridResult:
+    """Every combination of two keys' values, each paired with the baseline."""
+
+    keys: tuple[str, str]
+    values: tuple[tuple[str, ...], tuple[str, ...]]
+    baseline: tuple[str, str]
+    cells: dict[tuple[str, str], SweepPoint]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "keys": list(self.keys),
+            "values": [list(v) for v in self.values],
+            "baseline": list(self.baseline),
+            "cells": [
+                {
+                    self.keys[0]: a,
+                    self.keys[1]: b,
+                    "summary": point.played.summary.to_json(),
+                    "paired": point.paired.to_json() if point.paired else None,
+                }
+                for (a, b), point in self.cells.items()
+            ],
+        }
 
 
 @dataclass
@@ -48,16 +83,28 @@ class Experiment:
     other: Played | None = None
     paired: Comparison | None = None
     sweeps: list[SweepResult] = field(default_factory=list)
+    grid: GridResult | None = None
 
     def arms(self) -> list[Played]:
         """Every distinct arm once (a sweep value equal to the baseline is the baseline)."""
         arms = [self.base] + ([self.other] if self.other else [])
         for sweep in self.sweeps:
             arms += [p.played for p in sweep.points if p.played is not self.base]
+        if self.grid is not None:
+            arms += [p.played for p in self.grid.cells.values() if p.played is not self.base]
         return arms
+
+    def decks(self) -> dict[str, dict[str, Any]]:
+        """Each deck the run played, once: ``{hash: {"name", "content"}}``."""
+        found: dict[str, dict[str, Any]] = {}
+        for played in self.arms():
+            found.update(decks_of(played.arm.game, played.arm.options))
+        return found
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"base": self.base.summary.to_json()}
+        if decks := self.decks():
+            data["decks"] = decks
         if len(self.seeds) > 1:
             data["seeds"] = list(self.seeds)
             data["by_seed"] = {str(s): summ.to_json() for s, summ in self.base.by_seed}
@@ -79,6 +126,8 @@ class Experiment:
                 }
                 for sweep in self.sweeps
             }
+        if self.grid is not None:
+            data["grid"] = self.grid.to_json()
         return data
 
 
@@ -101,6 +150,7 @@ def run_experiment(
     other: Arm | None = None,
     sweeps: Sequence[SweepKey] = (),
     keep_records: bool = False,
+    grid: tuple[SweepKey, SweepKey] | None = None,
 ) -> Experiment:
     """Play every arm on the same seeds and pair each with the baseline."""
     played = play_arm(base, games, seeds, play, keep_records)
@@ -111,7 +161,7 @@ def run_experiment(
             played.results, experiment.other.results, (base.label, other.label)
         )
     for sweep in sweeps:
-        start = describe_value(base.value_of(sweep.key))
+        start = baseline_value(played, sweep.key)
         points = []
         for value in sweep.values:
             label = describe_value(value)
@@ -119,13 +169,64 @@ def run_experiment(
                 points.append(SweepPoint(label, played, None))
                 continue
             arm = base.changed(sweep.key, value, f"{sweep.key}={label}")
-            result = play_arm(arm, games, seeds, play, keep_records)
-            paired = compare(played.results, result.results, (base.label, arm.label))
-            points.append(SweepPoint(label, result, paired))
+            points.append(_point(played, arm, label, games, seeds, play, keep_records))
         if all(p.paired is not None for p in points):
             points.insert(0, SweepPoint(start, played, None))
-        experiment.sweeps.append(SweepResult(sweep.key, start, _in_order(points)))
+        default = sweep.key not in base.options and sweep.key not in ("players", "bots")
+        experiment.sweeps.append(SweepResult(sweep.key, start, _in_order(points), default))
+    if grid is not None:
+        experiment.grid = _grid(played, grid, games, seeds, play, keep_records)
     return experiment
+
+
+def baseline_value(played: Played, key: str) -> str:
+    """The baseline's value of ``key`` as the games were played: an option left at a default
+    of "none" (critters' ``hand_limit``) shows the value the rules used (5), a deck its name."""
+    if key in played.summary.options:
+        return describe_value(played.summary.options[key])
+    return describe_value(played.arm.value_of(key))
+
+
+def _point(
+    base: Played,
+    arm: Arm,
+    label: str,
+    games: int,
+    seeds: Sequence[int],
+    play: Player,
+    keep: bool,
+) -> SweepPoint:
+    result = play_arm(arm, games, seeds, play, keep)
+    return SweepPoint(
+        label, result, compare(base.results, result.results, (base.arm.label, arm.label))
+    )
+
+
+def _grid(
+    played: Played,
+    keys: tuple[SweepKey, SweepKey],
+    games: int,
+    seeds: Sequence[int],
+    play: Player,
+    keep: bool,
+) -> GridResult:
+    first, second = keys
+    start = (baseline_value(played, first.key), baseline_value(played, second.key))
+    cells: dict[tuple[str, str], SweepPoint] = {}
+    for a in first.values:
+        for b in second.values:
+            label = (describe_value(a), describe_value(b))
+            if label == start:
+                cells[label] = SweepPoint(f"{label[0]}, {label[1]}", played, None)
+                continue
+            name = f"{first.key}={label[0]},{second.key}={label[1]}"
+            arm = played.arm.changed(first.key, a, name).changed(second.key, b, name)
+            cells[label] = _point(played, arm, f"{label[0]}, {label[1]}", games, seeds, play, keep)
+    values = (
+        tuple(describe_value(v) for v in first.values),
+        tuple(describe_value(v) for v in second.values),
+    )
+    return GridResult((first.key, second.key), values, start, cells)
 
 
 def _in_order(points: list[SweepPoint]) -> list[SweepPoint]:

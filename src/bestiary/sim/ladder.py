@@ -29,7 +29,7 @@ from bestiary.core.agent import Agent, bot_entries, make_bot
 from bestiary.sim.parallel import game_seed
 from bestiary.sim.runner import GameSpec, play_game
 from bestiary.sim.seating import seat_bots
-from bestiary.sim.stats import WinShare, wilson
+from bestiary.sim.stats import WinShare, cannot_tell, detectable_share, wilson
 
 CRITTERS_BOTS = ("random", "greedy", "ismcts")
 WILD_BOTS = ("random", "honest", "hunter", "trickster", "reader", "cautious")
@@ -155,6 +155,25 @@ def matchup(
     return Cell(games, wins, spent / max(1.0, decisions), int(decisions), stalls)
 
 
+def separation(strongest: str, other: str, cell: Cell, fair: float) -> str:
+    """Whether the measured games separate the strongest bot (by rank) from the next one:
+    ``cell`` is ``other``'s share against ``strongest``, ``fair`` its even share."""
+    low, high = cell.interval
+    if low <= fair <= high:
+        smallest = detectable_share(fair, cell.games)
+        unclear = cannot_tell(cell.games, [smallest], "from it", f"--known --rate {fair}")
+        return (
+            f"Strongest by rank: `{strongest}`, but these games do not separate it from "
+            f"`{other}` ({other}'s share against it {cell.text()} includes the even share "
+            f"{fair:.2f}; {unclear})."
+        )
+    verdict = "ahead of" if cell.rate < fair else "BEHIND"
+    return (
+        f"Strongest by rank: `{strongest}`, measured {verdict} `{other}` ({other}'s share "
+        f"against it {cell.text()}, even share {fair:.2f})."
+    )
+
+
 def _per_decision(times: dict[str, list[float]], name: str) -> float:
     spent, decisions = times.get(name, [0.0, 0.0])
     return spent / max(1.0, decisions)
@@ -191,7 +210,7 @@ def critters_section(
     lines = [
         "## critters",
         "",
-        f"2 players, seats alternating. Strongest: `{strongest}`.",
+        "",  # the strongest bot, and whether the games separate it (filled in below)
         "",
         "| bot | what it does | vs random | vs greedy | vs strongest | vs PPO exploiter "
         "| time per move |",
@@ -217,6 +236,13 @@ def critters_section(
             progress(f"  {cell.text()}, {1000 * cell.seconds:.1f} ms a decision")
             cells.append(cell.text())
         rows.append((bot, cells))
+    runner_up = max((b for b in CRITTERS_BOTS if b != strongest), key=_rank("critters"))
+    if (runner_up, strongest) in played:
+        cell = played[(runner_up, strongest)]
+    else:
+        mine = played[(strongest, runner_up)]
+        cell = Cell(mine.games, mine.games - mine.wins, 0.0, 0)
+    lines[2] = "2 players, seats alternating. " + separation(strongest, runner_up, cell, 0.5)
     # Read after the games (they take long): a training run that ended meanwhile is included.
     ppo = _exploiters(EXPLOITERS_FILE)
     for bot, cells in rows:
@@ -334,20 +360,25 @@ def wild_section(
     lines = [
         "## wild",
         "",
-        f"4 players: the bot in one seat, three copies of the opponent in the others (fair share "
-        f"0.25). Strongest: `{strongest}`.",
+        "",  # the set-up and the strongest bot (filled in below)
         "",
         f"| bot | what it does | {header} | time per decision |",
         "| --- | --- | " + " | ".join("---" for _ in opponents) + " | --- |",
     ]
     times: dict[str, list[float]] = {}
     worst: list[tuple[float, str, str]] = []  # the strongest bot against each exploiter
+    runner_up = max((b for b in WILD_BOTS if b != strongest), key=_rank("wild"))
     for bot in WILD_BOTS:
         cells = []
         for against in opponents:
             progress(f"wild {bot} vs 3 {against}, {games} games")
             cell = matchup("wild", bot, against, 4, games, seed, times, jobs)
             cells.append(cell.text())
+            if bot == runner_up and against == strongest:
+                lines[2] = (
+                    "4 players: the bot in one seat, three copies of the opponent in the others "
+                    "(fair share 0.25). " + separation(strongest, bot, cell, 0.25)
+                )
             if bot == strongest and against in WILD_EXPLOITERS:
                 worst.append((cell.rate, against, cell.text()))
         seconds = _per_decision(times, bot)

@@ -14,12 +14,21 @@ over games equals its win rate in the summary.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from statistics import fmean
 from typing import Any
 
 from bestiary.sim.runner import GameResult
-from bestiary.sim.stats import MeanInterval, mean_interval
+from bestiary.sim.stats import (
+    WORTH_TELLING,
+    Family,
+    MeanInterval,
+    cannot_tell,
+    family,
+    mean_interval,
+)
 
 
 def bot_share(result: GameResult, bot: str) -> float | None:
@@ -57,6 +66,7 @@ class PairedRow:
     other: MeanInterval
     diff: MeanInterval
     changed: int
+    fixed: bool = False  # a bot in every seat of both arms: 1/players by construction
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -86,6 +96,28 @@ def paired_row(label: str, pairs: Sequence[tuple[float, float]]) -> PairedRow:
 
 
 @dataclass(frozen=True)
+class ChangedGame:
+    """A game whose winners differ between the arms: replay both to see why."""
+
+    index: int
+    seed: int
+    base: tuple[str, ...]  # the winning seats' bots, "seat N bot"
+    other: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "base_winners": list(self.base),
+            "other_winners": list(self.other),
+        }
+
+
+def _winners(result: GameResult) -> tuple[str, ...]:
+    return tuple(f"seat {s + 1} {result.bots[s]}" for s in result.winners)
+
+
+@dataclass(frozen=True)
 class Comparison:
     """Every paired row of two arms, and how many games changed winners at all."""
 
@@ -99,6 +131,34 @@ class Comparison:
     scores: tuple[PairedRow, ...]
     seats: tuple[PairedRow, ...]
     metrics: tuple[PairedRow, ...]
+    changed_games: tuple[ChangedGame, ...] = ()
+
+    def family(self) -> tuple[tuple[PairedRow, ...], Family]:
+        """The win-rate rows shown together (per bot and per seat) and their multiple-comparison
+        facts: how many exclude 0, how many would by chance, which survive Holm."""
+        rows = tuple(row for row in (*self.bots, *self.seats) if not row.fixed)
+        return rows, family([row.diff for row in rows])
+
+    def unclear(self) -> list[tuple[str, float]]:
+        """(label, smallest detectable difference) of the win-rate rows whose intervals include
+        0 only because the run is too small to show a difference worth acting on."""
+        return [
+            (row.label, row.diff.detectable())
+            for row in self.family()[0]
+            if row.diff.includes_zero() and row.diff.detectable() > WORTH_TELLING
+        ]
+
+    def plan_rate(self) -> float:
+        """A seat's mean rate is its fair share 1/players: the rate to plan more games around."""
+        return fmean(row.base.mean for row in self.seats) if self.seats else 0.5
+
+    def small_sample(self) -> list[str]:
+        """ "Cannot tell" for the win-rate differences that the run could not have resolved."""
+        unclear = self.unclear()
+        if not unclear:
+            return []
+        names = ", ".join(label for label, _ in unclear)
+        return [unclear_line(self.games, [d for _, d in unclear], names, self.plan_rate())]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,7 +172,16 @@ class Comparison:
             "score": {row.label: row.to_json() for row in self.scores},
             "seat_win_rate": {row.label: row.to_json() for row in self.seats},
             "metrics": {row.label: row.to_json() for row in self.metrics},
+            "win_rate_family": self.family()[1].to_json(),
+            "changed_games": [game.to_json() for game in self.changed_games],
+            "small_sample": self.small_sample(),
         }
+
+
+def unclear_line(games: int, smallest: Sequence[float], names: str, rate: float) -> str:
+    what = f"in win rate ({names}: intervals that include 0)"
+    line = cannot_tell(games, smallest, what, f"--rate {rate:.2f}")
+    return line + " for unpaired games; paired ones need fewer"
 
 
 def _per_bot(
@@ -123,7 +192,9 @@ def _per_bot(
     rows = []
     for bot in bots:
         values = [(value(a, bot), value(b, bot)) for a, b in pairs]
-        rows.append(paired_row(bot, [(x, y) for x, y in values if x is not None and y is not None]))
+        row = paired_row(bot, [(x, y) for x, y in values if x is not None and y is not None])
+        everywhere = all(set(a.bots) == {bot} == set(b.bots) for a, b in pairs)
+        rows.append(dataclasses.replace(row, fixed=everywhere and value is bot_share))
     return tuple(rows)
 
 
@@ -158,4 +229,9 @@ def compare(
             for s in range(seats)
         ),
         metrics=tuple(metric_rows),
+        changed_games=tuple(
+            ChangedGame(a.index, a.seed, _winners(a), _winners(b))
+            for a, b in pairs
+            if a.winners != b.winners
+        ),
     )

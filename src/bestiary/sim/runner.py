@@ -24,6 +24,7 @@ from bestiary.core.game import Game, State, get_game
 from bestiary.core.records import dumps
 from bestiary.sim.bots import make_agent
 from bestiary.sim.outcome import outcome_fields
+from bestiary.sim.settings import every_option
 
 __all__ = ["BotFault", "GameResult", "GameSpec", "play_game"]
 
@@ -63,7 +64,7 @@ class GameResult:
     tie: bool = False
     zero_zero: bool = False
     strategy: tuple[Mapping[str, float], ...] = ()
-    options: Mapping[str, Any] = field(default_factory=dict)  # effective, from the header
+    options: Mapping[str, Any] = field(default_factory=dict)  # every option (sim/settings.py)
     # Wall-clock seconds to play it: reported, never compared (results are seeded, time is not).
     seconds: float = field(default=0.0, compare=False)
 
@@ -113,6 +114,9 @@ def play_game(
     seat_of = {p: i for i, p in enumerate(players)}
     scores = state.scores()
     record = None
+    fields = outcome_fields(state)
+    # Every declared option, the deck by name and hash (the header leaves some out).
+    fields["options"] = every_option(spec.game, spec.options, state.header())
     if spec.keep_record:
         header = {**state.header(), "bots": list(spec.bots), "sim_seed": spec.seed}
         record = (dumps(header), *(dumps(e) for e in state.events()))
@@ -128,7 +132,7 @@ def play_game(
         ended=state.ending() or "capped",
         record=record,
         seconds=time.perf_counter() - start,
-        **outcome_fields(state),
+        **fields,
     )
 
 

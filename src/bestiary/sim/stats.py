@@ -121,13 +121,31 @@ class MeanInterval:
     mean: float
     low: float
     high: float
+    # Two-sided t-test of "the mean is 0" and the standard error (NaN for fewer than 2 values).
+    p_value: float = math.nan
+    se: float = math.nan
 
     def to_json(self) -> dict[str, Any]:
         return {
             "n": self.n,
             "mean": round(self.mean, 6),
             "ci95": [_finite(self.low), _finite(self.high)],
+            "p_value": _finite(self.p_value),
         }
+
+    def plain(self, digits: int = 1) -> str:
+        """``111.0 [109.2, 112.8]``: a mean (not a difference) with its interval."""
+        if math.isnan(self.low):
+            return f"{self.mean:.{digits}f} [n<2]"
+        return f"{self.mean:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+
+    def includes_zero(self) -> bool:
+        return not math.isnan(self.low) and self.low <= 0.0 <= self.high
+
+    def detectable(self, confidence: float = 0.95, power: float = 0.8) -> float:
+        """The smallest true mean this sample would show with ``power`` (normal approximation:
+        (z_a + z_b) standard errors); NaN for fewer than 2 values."""
+        return (z_for(confidence) + NormalDist().inv_cdf(power)) * self.se
 
     def describe(self, scale: float = 1.0, digits: int = 3) -> str:
         """``+0.012 [-0.003, +0.027]`` (times ``scale``, e.g. 100 for points)."""
@@ -159,8 +177,11 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> MeanInte
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     from scipy.stats import t
 
-    half = float(t.ppf(0.5 + confidence / 2.0, n - 1)) * math.sqrt(variance / n)
-    return MeanInterval(n, mean, mean - half, mean + half)
+    se = math.sqrt(variance / n)
+    half = float(t.ppf(0.5 + confidence / 2.0, n - 1)) * se
+    # Every value the same (se 0): p is 1 if they are all 0, and 0 if they are not.
+    p_value = float(2.0 * t.sf(abs(mean) / se, n - 1)) if se > 0.0 else float(mean == 0.0)
+    return MeanInterval(n, mean, mean - half, mean + half, p_value, se)
 
 
 @dataclass(frozen=True)
@@ -241,3 +262,105 @@ def games_against_share(
     z_b = NormalDist().inv_cdf(power)
     root = z_a * math.sqrt(p0 * (1.0 - p0)) + z_b * math.sqrt(p1 * (1.0 - p1))
     return OnePlan(share, abs(margin), confidence, power, math.ceil(root * root / margin**2))
+
+
+def detectable_share(
+    share: float, games: int, confidence: float = 0.95, power: float = 0.8
+) -> float:
+    """The smallest departure from a known ``share`` that ``games`` games detect with ``power``
+    (the inverse of ``games_against_share``, upwards: the harder side).
+
+    >>> round(detectable_share(0.5, 40), 3), round(detectable_share(0.5, 783), 3)
+    (0.215, 0.05)
+    """
+    if games < 1:
+        return 1.0 - share
+    low, high = 0.0, 1.0 - share
+    if games_against_share(share, high * 0.999999, confidence, power).games > games:
+        return high
+    for _ in range(60):
+        middle = (low + high) / 2.0
+        if middle <= 0.0:
+            break
+        if games_against_share(share, middle, confidence, power).games <= games:
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down correction: which of many tests still reject at family level ``alpha``.
+
+    >>> holm([0.01, 0.04, 0.03, 0.5])
+    [True, False, False, False]
+    >>> holm([0.001, 0.01, 0.02])
+    [True, True, True]
+    """
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    keep = [False] * len(p_values)
+    for rank, i in enumerate(order):
+        if math.isnan(p_values[i]) or p_values[i] > alpha / (len(p_values) - rank):
+            break
+        keep[i] = True
+    return keep
+
+
+@dataclass(frozen=True)
+class Family:
+    """Many intervals shown at once: how many exclude zero, how many would by chance alone,
+    and which survive Holm's correction."""
+
+    size: int
+    excluding: int
+    survivors: tuple[bool, ...]
+    confidence: float = 0.95
+
+    @property
+    def by_chance(self) -> float:
+        return self.size * (1.0 - self.confidence)
+
+    def describe(self) -> str:
+        kept = sum(self.survivors)
+        return (
+            f"{self.size} intervals at {self.confidence:.0%}: about {self.by_chance:.1f} would "
+            f"exclude 0 by chance alone; {self.excluding} do, {kept} of them survive Holm's "
+            "correction for the whole family (marked *)"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "intervals": self.size,
+            "excluding_zero": self.excluding,
+            "expected_by_chance": round(self.by_chance, 6),
+            "holm_survivors": sum(self.survivors),
+        }
+
+
+def family(intervals: Sequence[MeanInterval], confidence: float = 0.95) -> Family:
+    """The multiple-comparison facts of ``intervals`` (differences, each tested against 0)."""
+    excluding = sum(1 for m in intervals if not math.isnan(m.low) and not m.includes_zero())
+    survivors = holm([m.p_value for m in intervals], 1.0 - confidence)
+    return Family(len(intervals), excluding, tuple(survivors), confidence)
+
+
+# A difference in win rate a designer would act on (``--plan``'s default margin): a null
+# result says "cannot tell" when the run could not have detected a difference this large.
+WORTH_TELLING = 0.05
+
+
+def cannot_tell(games: int, smallest: Sequence[float], what: str, plan: str) -> str:
+    """The sentence for a null result that the sample could not have turned into a finding
+    (``smallest``: the detectable difference of each quantity it covers).
+
+    >>> cannot_tell(40, [0.215], "from the fair share 0.500", "--known --rate 0.5")[:56]
+    'cannot tell at n = 40: the smallest difference this run '
+    """
+    low, high = min(smallest), max(smallest)
+    span = f"{low:.3f}" if round(low, 3) == round(high, 3) else f"{low:.3f} to {high:.3f}"
+    return (
+        f"cannot tell at n = {games:,}: the smallest difference this run can detect is "
+        f"{span} {what} (80% power, 95% confidence); "
+        f"`bestiary sim --plan {plan} --margin {WORTH_TELLING}` says how many games "
+        f"a difference of {WORTH_TELLING} needs"
+    )

@@ -13,9 +13,12 @@ from typing import Any
 from bestiary.core.game import get_game
 from bestiary.sim.runner import GameResult
 from bestiary.sim.stats import (
+    WORTH_TELLING,
     FairShare,
     MeanInterval,
     WinShare,
+    cannot_tell,
+    detectable_share,
     fair_share_test,
     mean_interval,
 )
@@ -87,9 +90,12 @@ class Summary:
     ties: int = 0
     zero_zero: int = 0
     strategy: dict[str, Counter[str]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # every option, as the first game had
 
     def add(self, result: GameResult) -> None:
         self.games += 1
+        if self.games == 1:
+            self.options = dict(result.options)
         if not self.by_seat:
             self.by_seat = [RateRow(f"seat {s + 1}") for s in range(len(result.bots))]
         shares = tuple(result.win_share(seat) for seat in range(len(result.bots)))
@@ -182,6 +188,17 @@ class Summary:
             )
         return out
 
+    def small_sample(self) -> list[str]:
+        """ "Cannot tell" for the seat test when it found nothing because the run is small."""
+        fair = 1.0 / max(1, len(self.by_seat))
+        if self.seat_test().p_value < 0.05 or len(self.by_seat) < 2:
+            return []
+        smallest = detectable_share(fair, self.games)
+        if smallest <= WORTH_TELLING:
+            return []
+        what = f"between a seat's win rate and its fair share {fair:.3f}"
+        return [cannot_tell(self.games, [smallest], what, f"--known --rate {fair:.3f}")]
+
     def first_minus_last(self) -> MeanInterval:
         """First seat's win share minus the last seat's, per game, with a paired t interval."""
         return mean_interval([shares[0] - shares[-1] for shares in self.seat_shares])
@@ -212,6 +229,7 @@ class Summary:
             "game": self.game,
             "players": self.players,
             "games": self.games,
+            "options": self.options,
             "bots": {
                 row.label: {
                     **row.to_json(),
@@ -237,6 +255,7 @@ class Summary:
             "zero_zero": self.zero_zero,
             "zero_zero_share": round(self.share(self.zero_zero), 6),
             "warnings": self.warnings(),
+            "small_sample": self.small_sample(),
             "strategy": self.strategy_rows(),
             # Wall-clock, so not reproducible: the one key that differs between equal runs.
             "timing": {"seconds_per_game": round(fmean(self.seconds), 6) if self.seconds else 0.0},

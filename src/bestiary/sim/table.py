@@ -59,6 +59,8 @@ def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
     for row in rows:
         for key in row:
             seen.setdefault(key, None)
+    if rows and "players" not in rows[0]:  # not game rows (``--turns``): in order of appearance
+        return list(seen)
     widest = max((row["players"] for row in rows), default=0)
     fixed = ["arm", "index", "seed", "players"]
     seats = [f"{kind}_{s}" for kind in ("bot", "score") for s in range(1, widest + 1)]

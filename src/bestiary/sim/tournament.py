@@ -134,12 +134,30 @@ class Tournament:
         ]
         return sorted(standings, key=lambda s: (-s.ordinal, s.bot))
 
+    def unseparated(self) -> list[tuple[Standing, Standing]]:
+        """Neighbours on the leaderboard whose ratings' mu ± 2 sigma overlap: their order may
+        be chance."""
+        board = self.leaderboard()
+        return [
+            (a, b) for a, b in itertools.pairwise(board) if a.mu - 2 * a.sigma <= b.mu + 2 * b.sigma
+        ]
+
+    def separation_lines(self) -> list[str]:
+        places = {s.bot: n for n, s in enumerate(self.leaderboard(), start=1)}
+        return [
+            f"#{places[a.bot]} {a.bot} and #{places[b.bot]} {b.bot} are not separated: their "
+            f"ratings overlap ({a.mu:.2f} ± {2 * a.sigma:.2f} and {b.mu:.2f} ± {2 * b.sigma:.2f}),"
+            " so their order may be chance; more games would tell"
+            for a, b in self.unseparated()
+        ]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "players": self.players,
             "games": self.games,
             "leaderboard": [s.to_json() for s in self.leaderboard()],
+            "not_separated": [[a.bot, b.bot] for a, b in self.unseparated()],
             "endings": dict(sorted(self.endings.items())),
             "tie_share": round(self.ties / self.games, 6) if self.games else 0.0,
             "zero_zero_share": round(self.zero_zero / self.games, 6) if self.games else 0.0,
