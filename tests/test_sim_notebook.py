@@ -22,4 +22,10 @@ def test_the_example_notebook_runs() -> None:
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = "".join(str(o.get("data", {}).get("text/plain", o.get("text", ""))) for o in outputs)
-    assert "lab_bots:Builder" in text and "Nightfall ended" in text
+    assert "lab_bots:Builder" in text and "Nightfall ended" in text and "lead changes" in text
+    # Its plots show: nothing forces a non-displaying backend (the paired plot and the report's
+    # sweep figure both come out as images).
+    images = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert len(images) >= 2
+    source = "".join(cell.source for cell in notebook.cells)
+    assert "Agg" not in source

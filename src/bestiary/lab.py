@@ -15,6 +15,7 @@ give the same numbers::
     lab.table(run)            # every game of every arm, one row each
     lab.changed(run)          # the games whose winner changed: their seeds, for a replay
     lab.turns(run)            # one row per move: scores, sets, hand sizes
+    lab.figures(run)          # the report's figures (a notebook shows them)
     run.base.summary.to_json()
 
     grid = lab.experiment("critters", ["greedy"], players=2, games=500,
@@ -41,8 +42,9 @@ from bestiary.sim.turns import all_turn_rows
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
-__all__ = ["Experiment", "changed", "experiment", "paired", "play", "table", "turns"]
+__all__ = ["Experiment", "changed", "experiment", "figures", "paired", "play", "table", "turns"]
 
 
 def _player(jobs: int) -> Any:
@@ -108,6 +110,15 @@ def play(
 def table(run: Experiment) -> pd.DataFrame:
     """Every game of every arm of ``run``, one row each; the ``arm`` column tells them apart."""
     return frame(game_rows((p.arm.label, p.results) for p in run.arms()))
+
+
+def figures(run: Experiment) -> dict[str, Figure]:
+    """The report's figures by section heading (``Win rate per bot``, ``Sweep hand_limit``,
+    ...): matplotlib Figures, which a notebook shows inline. A section with nothing to draw
+    (a bot in every seat) is left out; ``bestiary.sim.report.report_figures`` says why."""
+    from bestiary.sim.report import report_figures
+
+    return {name: f for name, f in report_figures(run) if not isinstance(f, str)}
 
 
 def turns(run: Experiment) -> pd.DataFrame:
