@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bestiary.sim.arms import Arm, SweepKey, describe_value
-from bestiary.sim.paired import Comparison, compare
+from bestiary.sim.paired import Comparison, compare, unclear_line
 from bestiary.sim.runner import GameResult, GameSpec
 from bestiary.sim.settings import decks_of
+from bestiary.sim.stats import Family, family
 from bestiary.sim.summary import Summary, summarize
 
 # Plays specs and returns their results in order (the CLI adds a progress bar and parallelism).
@@ -235,3 +236,30 @@ def _in_order(points: list[SweepPoint]) -> list[SweepPoint]:
         return sorted(points, key=lambda p: float(p.value))
     except ValueError:
         return points
+
+
+def sweep_family(points: Sequence[SweepPoint]) -> tuple[dict[tuple[str, str], bool], Family]:
+    """Every win-rate difference a sweep (or grid) shows, as one family: which survive Holm."""
+    keyed = [
+        ((p.value, row.label), row.diff)
+        for p in points
+        if p.paired is not None
+        for row in p.paired.family()[0]
+    ]
+    facts = family([diff for _, diff in keyed])
+    return {key: kept for (key, _), kept in zip(keyed, facts.survivors, strict=True)}, facts
+
+
+def sweep_small_sample(points: Sequence[SweepPoint]) -> list[str]:
+    """One "cannot tell" for every point of a sweep or grid whose differences were unclear."""
+    unclear = [(p, p.paired.unclear()) for p in points if p.paired is not None]
+    unclear = [(p, rows) for p, rows in unclear if rows]
+    if not unclear:
+        return []
+    first = unclear[0][0].paired
+    assert first is not None
+    names = "; ".join(
+        f"at {p.value}: {', '.join(label for label, _ in rows)}" for p, rows in unclear
+    )
+    sizes = [d for _, rows in unclear for _, d in rows]
+    return [unclear_line(first.games, sizes, names, first.plan_rate())]

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-from bestiary.sim.experiment import GridResult, SweepPoint, SweepResult
+from bestiary.sim.experiment import GridResult, SweepPoint, SweepResult, sweep_small_sample
 from bestiary.sim.paired import Comparison
 from bestiary.sim.stats import mean_interval, wilson
 from bestiary.sim.summary import RateRow, Summary, length_unit
@@ -312,6 +312,7 @@ def difference_figure(comparison: Comparison, colour: Callable[[str], str]) -> F
         ],
         colour="black",
     )
+    caption(figure, comparison.small_sample(), colour=NOTE)
     return figure
 
 
@@ -450,6 +451,7 @@ def sweep_figure(sweep: SweepResult, colour: Callable[[str], str]) -> Figure:
     for axes in axes_list[:-1]:
         axes.tick_params(labelbottom=False)
     caption(figure, point_warnings(sweep.key, points))
+    caption(figure, sweep_small_sample(points), colour=NOTE)
     fixed = sorted({b for s in summaries for b in s.by_bot if s.fills_table(b)})
     if fixed:
         caption(
@@ -469,8 +471,10 @@ def point_warnings(key: str, points: Sequence[SweepPoint]) -> list[str]:
 
 
 def grid_figure(grid: GridResult, colour: Callable[[str], str]) -> Figure:
-    """Heat maps over the two keys: each bot's win rate (or seat 1's, when one bot fills every
-    seat) and the mean length, every cell printed with its value; the baseline cell outlined."""
+    """Heat maps over the two keys: each bot's win rate (white to the bot's own colour), seat
+    1's win rate and the mean length (white to black), every cell printed with its value; the
+    baseline cell outlined. Rates run from 0 to 1, lengths from 0."""
+    from matplotlib.colors import LinearSegmentedColormap
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
@@ -480,27 +484,25 @@ def grid_figure(grid: GridResult, colour: Callable[[str], str]) -> Figure:
     maps: list[tuple[str, Callable[[Summary], float | None], str]] = [
         (f"win rate: {bot}", _bot_rate(bot), colour(bot)) for bot in bots
     ]
-    if not bots:
-        maps.append(("win rate: seat 1", lambda s: s.by_seat[0].rate, GREYS[0]))
+    maps.append(("win rate: seat 1", lambda s: s.by_seat[0].rate, GREYS[0]))
     unit = length_unit(next(iter(summaries.values())).game)
     maps.append((f"mean length ({unit})", lambda s: fmean(s.lengths), GREYS[0]))
     columns = min(2, len(maps))
     lines = math.ceil(len(maps) / columns)
     figure = Figure(figsize=(3.8 * columns + 0.4, 3.2 * lines + 0.4), dpi=100)
-    for n, (name, value, _) in enumerate(maps, start=1):
+    for n, (name, value, tint) in enumerate(maps, start=1):
         axes = figure.add_subplot(lines, columns, n)
         data = [[value(summaries[(a, b)]) for b in cols_v] for a in rows_v]
         numbers = [[math.nan if v is None else v for v in line] for line in data]
         top = max((v for line in numbers for v in line if not math.isnan(v)), default=1.0)
         rate = name.startswith("win rate")
-        image = axes.imshow(
-            numbers, cmap="cividis", vmin=0.0, vmax=1.0 if rate else top, aspect="auto"
-        )
+        scale = LinearSegmentedColormap.from_list(name, ["#ffffff", tint])
+        image = axes.imshow(numbers, cmap=scale, vmin=0.0, vmax=1.0 if rate else top, aspect="auto")
         figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
         for i, line in enumerate(numbers):
             for j, v in enumerate(line):
                 text = "-" if math.isnan(v) else (f"{v:.3f}" if rate else f"{v:.1f}")
-                dark = not math.isnan(v) and v < (0.5 if rate else top / 2)
+                dark = not math.isnan(v) and v > 0.6 * (1.0 if rate else top)
                 axes.text(
                     j,
                     i,

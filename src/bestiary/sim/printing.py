@@ -9,9 +9,17 @@ from statistics import fmean, median
 from rich.console import Console
 from rich.table import Table
 
-from bestiary.sim.experiment import Experiment, GridResult, Played, SweepPoint, SweepResult
-from bestiary.sim.paired import Comparison, PairedRow, unclear_line
-from bestiary.sim.stats import Family, family, mean_interval, wilson
+from bestiary.sim.experiment import (
+    Experiment,
+    GridResult,
+    Played,
+    SweepPoint,
+    SweepResult,
+    sweep_family,
+    sweep_small_sample,
+)
+from bestiary.sim.paired import Comparison, PairedRow
+from bestiary.sim.stats import mean_interval, wilson
 from bestiary.sim.summary import RateRow, Summary, length_unit
 
 # Metrics shown in paired and sweep tables (others are in the JSON), with how to print them.
@@ -199,18 +207,6 @@ def print_paired(console: Console, comparison: Comparison, records: Path | None 
         console.print(line, highlight=False)
 
 
-def sweep_family(points: Sequence[SweepPoint]) -> tuple[dict[tuple[str, str], bool], Family]:
-    """Every win-rate difference a sweep (or grid) shows, as one family: which survive Holm."""
-    keyed = [
-        ((p.value, row.label), row.diff)
-        for p in points
-        if p.paired is not None
-        for row in p.paired.family()[0]
-    ]
-    facts = family([diff for _, diff in keyed])
-    return {key: kept for (key, _), kept in zip(keyed, facts.survivors, strict=True)}, facts
-
-
 def sweep_cells(points: Sequence[SweepPoint]) -> list[tuple[str, list[str]]]:
     """One row per quantity (each bot, each seat, stall, ties, 0-0, length), one cell per
     point: the value with its 95% interval, and at points other than the baseline the paired
@@ -326,21 +322,6 @@ def _print_family_notes(console: Console, points: Sequence[SweepPoint]) -> None:
         console.print(facts.describe())
     for line in sweep_small_sample(points):
         console.print(f"[bold yellow]{line}[/]")
-
-
-def sweep_small_sample(points: Sequence[SweepPoint]) -> list[str]:
-    """One "cannot tell" for every point of a sweep or grid whose differences were unclear."""
-    unclear = [(p, p.paired.unclear()) for p in points if p.paired is not None]
-    unclear = [(p, rows) for p, rows in unclear if rows]
-    if not unclear:
-        return []
-    first = unclear[0][0].paired
-    assert first is not None
-    names = "; ".join(
-        f"at {p.value}: {', '.join(label for label, _ in rows)}" for p, rows in unclear
-    )
-    sizes = [d for _, rows in unclear for _, d in rows]
-    return [unclear_line(first.games, sizes, names, first.plan_rate())]
 
 
 def print_grid(console: Console, grid: GridResult) -> None:

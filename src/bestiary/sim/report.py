@@ -80,12 +80,18 @@ def report_figures(experiment: Experiment) -> list[tuple[str, Figure | str]]:
         [(p.arm.label, p.summary.by_seat) for p in arms],
         fair=1.0 / first.players,
     )
-    small = [line for p in arms for line in p.summary.small_sample()]
+    small = [
+        f"{p.arm.label}: {line}" if len(arms) > 1 else line
+        for p in arms
+        for line in p.summary.small_sample()
+    ]
     caption(seats, warned)
     caption(seats, small, colour=NOTE)
     out.append(("Win rate per seat", seats))
     if experiment.paired is not None:
-        out.append(("Paired differences", difference_figure(experiment.paired, colour)))
+        figure = difference_figure(experiment.paired, colour)
+        caption(figure, warned)
+        out.append(("Paired differences", figure))
     for played in arms:
         label = played.arm.label
         convergence = convergence_figure("Win rate against games played", played.summary, colour)
