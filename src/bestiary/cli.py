@@ -352,6 +352,9 @@ def sim_command(
     table: Annotated[
         Path | None, typer.Option(help="Write one row per game to this .csv or .parquet file.")
     ] = None,
+    figures: Annotated[
+        Path | None, typer.Option(help="Write each figure of the report as a PNG to this folder.")
+    ] = None,
     turns: Annotated[
         Path | None,
         typer.Option(
@@ -414,6 +417,7 @@ def sim_command(
                 grid=grid or [],
                 turns=turns,
                 changed=changed,
+                figures=figures,
             )
         )
     except (ValueError, BadOption) as err:

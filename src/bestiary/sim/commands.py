@@ -128,6 +128,7 @@ class SimRequest:
     grid: Sequence[str] = ()
     turns: Path | None = None
     changed: Path | None = None
+    figures: Path | None = None
 
 
 def parse_grid(texts: Sequence[str]) -> tuple[SweepKey, SweepKey] | None:
@@ -221,6 +222,10 @@ def run_sim(request: SimRequest) -> Experiment:
         from bestiary.sim.report import render_experiment
 
         request.report.write_text(render_experiment(experiment, request.command), "utf-8")
+    if request.figures is not None:
+        from bestiary.sim.report import write_figures
+
+        write_figures(request.figures, experiment)
     if request.as_json:
         data = experiment.to_json()
         simple = len(arms) == 1 and len(seeds) == 1
@@ -237,6 +242,7 @@ def run_sim(request: SimRequest) -> Experiment:
         (request.table, "table"),
         (request.turns, "per-move table"),
         (request.report, "report"),
+        (request.figures, "figures"),
         (request.changed, "records of the games whose winners changed"),
     ):
         if path is not None:

@@ -11,7 +11,9 @@ import base64
 import html
 import io
 import json
+import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,10 +37,15 @@ from bestiary.sim.printing import changed_lines, holm_mark, sweep_cells
 from bestiary.sim.summary import Summary, length_unit
 
 
+def save(figure: Figure, target: Path | io.BytesIO) -> None:
+    """A figure as PNG, its captions kept (they sit below the axes)."""
+    figure.tight_layout()
+    figure.savefig(target, format="png", bbox_inches="tight")
+
+
 def png(figure: Figure) -> str:
     buffer = io.BytesIO()
-    figure.tight_layout()
-    figure.savefig(buffer, format="png", bbox_inches="tight")
+    save(figure, buffer)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
@@ -115,6 +122,23 @@ def report_figures(experiment: Experiment) -> list[tuple[str, Figure | str]]:
         keys = experiment.grid.keys
         out.append((f"Grid {keys[0]} x {keys[1]}", grid_figure(experiment.grid, colour)))
     return out
+
+
+def figure_name(heading: str) -> str:
+    """A file name for a section's figure: ``Sweep hand_limit`` -> ``sweep-hand_limit.png``.
+
+    >>> figure_name("Convergence (compare (mating_bonus=true))")
+    'convergence-compare-mating_bonus-true.png'
+    """
+    return re.sub(r"[^a-z0-9_]+", "-", heading.lower()).strip("-") + ".png"
+
+
+def write_figures(folder: Path, experiment: Experiment) -> None:
+    """Every figure of the report as its own PNG in ``folder`` (for a page of docs)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for heading, content in report_figures(experiment):
+        if not isinstance(content, str):
+            save(content, folder / figure_name(heading))
 
 
 def _section(heading: str, content: Figure | str) -> str:
