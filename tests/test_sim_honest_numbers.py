@@ -291,3 +291,21 @@ def test_sweep_tables_wrap_instead_of_cutting_figures_at_80_columns() -> None:
     for row in ("seat 1", "seat 2", "greedy", "random", "length (moves)"):
         assert row in sweep
     assert "diff" in sweep
+
+
+def test_the_ladder_says_when_its_games_do_not_separate_the_strongest() -> None:
+    from bestiary.sim.ladder import Cell, separation
+
+    unclear = separation("ismcts", "greedy", Cell(6, 3.0, 0.0, 0), 0.5)
+    assert "do not separate it from `greedy`" in unclear
+    assert "cannot tell at n = 6" in unclear and "--plan --known --rate 0.5" in unclear
+    clear = separation("ismcts", "greedy", Cell(1000, 430.0, 0.0, 0), 0.5)
+    assert "measured ahead of `greedy`" in clear and "cannot tell" not in clear
+
+
+def test_each_figure_of_the_report_can_be_written_as_a_png(tmp_path: Path) -> None:
+    result = _critters(6, "--compare", "set_size=4", "--figures", str(tmp_path / "figs"), "--json")
+    assert result.exit_code == 0, result.stderr
+    names = sorted(p.name for p in (tmp_path / "figs").iterdir())
+    assert "paired-differences.png" in names and "win-rate-per-seat.png" in names
+    assert all((tmp_path / "figs" / n).read_bytes().startswith(b"\x89PNG") for n in names)
