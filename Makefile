@@ -12,9 +12,11 @@ $(BIN)/python:
 
 # Everything: tests, linters and every optional extra (what `make test` needs). torch first,
 # pinned to the CPU build that lies on disk, so the learn extra never pulls a CUDA build.
-$(STAMP): $(BIN)/python pyproject.toml
+# The test game (tests/toygame) is a distribution of its own, found through its entry point only.
+$(STAMP): $(BIN)/python pyproject.toml tests/toygame/pyproject.toml
 	$(BIN)/pip install --quiet 'torch==2.13.0'
 	$(BIN)/pip install --quiet -e '.[test,rl,openspiel,ray,learn]'
+	$(BIN)/pip install --quiet --no-deps -e tests/toygame
 	touch $(STAMP) $(WEB_STAMP)
 
 # Only what serving needs (no test, RL, OpenSpiel or Ray extras): quick on a fresh clone.

@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 
-from bestiary.bots.wild_view import Unseen, eater_of, eats, intent, payoff
+from bestiary.bots.wild_view import Unseen, eater_of, eats, payoff
 from bestiary.core.agent import make_bot
 from bestiary.sim.parallel import run_games
 from bestiary.sim.seating import sim_specs
 from bestiary.sim.summary import summarize
 from bestiary.wild import GAME, Call, Draw, Meet, WildState
+from bestiary.wild.analytics import intent
 
 REST = ["megalotaur", "megalotaur", "fizzalisk", "fizzalisk", "wiffaloon", "wiffaloon", "skeevil"]
 

@@ -98,7 +98,9 @@ def test_unknown_table_is_404(http: httpx.Client) -> None:
 
 def test_games_list_their_bots(http: httpx.Client) -> None:
     games = {g["name"]: g for g in http.get("/api/games").json()}
-    assert set(games) == {"wild", "critters"}
+    assert set(games) == {"wild", "critters", "duel"}  # duel: the test game (tests/toygame)
+    assert games["duel"]["bots"] and games["duel"]["board"] is None  # the generic board
+    assert games["wild"]["board"] == "/games/wild/board.js"
     assert games["wild"]["min_players"] == 2 and games["wild"]["max_players"] == 6
     assert "random" in [b["name"] for b in games["wild"]["bots"]]
 

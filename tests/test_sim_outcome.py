@@ -36,7 +36,7 @@ def test_wild_plays_results_and_points() -> None:
         {"by": "bob", "do": "call", "card": "megalotaur", "call": "snerlep"},
     ]
     summary = {"meetings": meetings}
-    plain = strategy_counts(["ann", "bob"], summary, {"options": {}}, events)
+    plain = strategy_counts("wild", ["ann", "bob"], summary, {"options": {}}, events)
     ann, bob = plain
     assert ann["play_honest"] == 2 and ann["play_double_cross"] == 1 and ann["play_bluff"] == 1
     assert bob["play_hunt"] == 2 and bob["play_honest"] == 2
@@ -46,7 +46,9 @@ def test_wild_plays_results_and_points() -> None:
     )
     assert bob["points_hunt"] == 2 and bob["points_honest"] == 1
     assert ann["calls"] == 1 and ann["false_calls"] == 0 and bob["false_calls"] == 1
-    bonus = strategy_counts(["ann", "bob"], summary, {"options": {"mating_bonus": True}}, events)
+    bonus = strategy_counts(
+        "wild", ["ann", "bob"], summary, {"options": {"mating_bonus": True}}, events
+    )
     assert bonus[0]["points_honest"] == 2 and bonus[0]["points_double_cross"] == 3
 
 
@@ -58,6 +60,6 @@ def test_critters_action_cards_and_no() -> None:
         {"by": "ann", "do": "allow"},
         {"by": "ann", "do": "pass"},
     ]
-    ann, bob = strategy_counts(["ann", "bob"], {}, {"options": {}}, events)
+    ann, bob = strategy_counts("critters", ["ann", "bob"], {}, {"options": {}}, events)
     assert ann == {"allowed": 1.0, "played_hop_over": 1.0, "refused_hop_over": 1.0}
     assert bob == {"played_ultimate_collector": 1.0, "said_no": 1.0}

@@ -1,38 +1,40 @@
 """A third game, written only for these tests, plays everywhere with no change outside it.
 
-``tests/toygame`` (Duel) is registered at test time; the real server, ``bestiary sim``,
-``bestiary replay`` and the driver know it only through the registry and its ``GameInfo``.
+``tests/toygame`` (Duel) is a distribution of its own, installed into the test environment
+(``make``: ``pip install -e tests/toygame``) and found through its ``bestiary.games`` entry
+point alone; the real server, ``bestiary sim`` (worker processes too), ``bestiary replay``, the
+driver and the adapters' generic faces know it only through the registry and its ``GameInfo``.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from bestiary_duel import Stand, Swap
 from typer.testing import CliRunner
 
 from bestiary.cli import app
 from bestiary.core.agent import make_bot
 from bestiary.core.driver import Match
-from bestiary.core.game import game_names, get_game, replay, unregister_game
+from bestiary.core.game import game_names, get_game, replay
 from bestiary.core.records import dumps, parse_lines
 from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.table import TableSettings
-from tests import toygame
 
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def duel() -> Iterator[None]:
-    toygame.register()
-    yield
-    unregister_game("duel")
-
-
-def test_the_registry_lists_it_with_its_self_description() -> None:
+def test_the_registry_finds_it_through_its_entry_point_only() -> None:
+    points = {p.name: p.value for p in entry_points(group="bestiary.games")}
+    assert points.get("duel") == "bestiary_duel:GAME", (
+        "the test game is not installed: pip install -e tests/toygame (make does)"
+    )
     assert "duel" in game_names()
     info = get_game("duel").info
     assert info.as_json()["options"][0]["name"] == "rounds"
@@ -46,23 +48,54 @@ def test_the_driver_plays_it_with_a_person_and_a_bot() -> None:
     match = Match(game, state, {"bot": make_bot("duel", "duel-keeper", "bot", 1)})
     assert state.actors == ("ann",)
     assert match.advance(100) == []  # nobody moves for ann, and duel has no answer clock
-    match.submit("ann", toygame.Stand("ann"))
+    match.submit("ann", Stand("ann"))
     played = match.advance(match.tick + match.pace.turn_pause_ticks)
     assert [p.by for p in played] == ["bot"]  # the bot moves after the turn pause
-    match.submit("ann", toygame.Swap("ann"))
+    match.submit("ann", Swap("ann"))
     match.play()
     assert state.is_over and state.winners()
     again = replay(state.header(), [(n + 2, e) for n, e in enumerate(state.events())])
     assert again.summary() == state.summary()
 
 
-def test_bestiary_sim_simulates_it() -> None:
-    args = "sim duel --players 3 --bots duel-keeper --games 30 --jobs 1 --json"
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_bestiary_sim_simulates_it_in_worker_processes_too(jobs: int) -> None:
+    args = f"sim duel --players 3 --bots duel-keeper,random --games 30 --jobs {jobs} --json"
     result = runner.invoke(app, args.split())
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["games"] == 30
     assert summary["endings"] == {"shown": 30}
+    assert set(summary["bots"]) == {"duel-keeper", "random"}
+
+
+def test_sim_without_bots_seats_the_games_declared_default_bot() -> None:
+    result = runner.invoke(
+        app, ["sim", "duel", "--players", "2", "--games", "4", "--jobs", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert set(json.loads(result.stdout)["bots"]) == {"duel-keeper"}
+
+
+def test_the_lab_counts_it_in_its_own_words() -> None:
+    # Duel declares no analytics: its tallies keep their own names and no other game's words.
+    result = runner.invoke(app, ["sim", "duel", "--players", "2", "--games", "20", "--jobs", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert "tallies: swaps" in result.stdout and "meeting" not in result.stdout
+    data = json.loads(
+        runner.invoke(app, ["sim", "duel", "--games", "20", "--jobs", "1", "--json"]).stdout
+    )
+    assert "swaps" in data["tallies"] and "meetings" not in data
+
+
+def test_its_bots_are_known_before_any_game_list_is_read() -> None:
+    code = (
+        "from bestiary.core.agent import bot_entries, make_bot;"
+        "print(sorted(e.name for e in bot_entries('duel')));"
+        "make_bot('duel', 'duel-keeper', 'a', 1)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['duel-keeper', 'random']"
 
 
 def test_bestiary_replay_replays_it(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import typer
 
 from bestiary.core.driver import Pace
 from bestiary.core.errors import RecordError
-from bestiary.core.game import game_names, replay
+from bestiary.core.game import game_names, get_game, replay
 from bestiary.core.records import read_record
 from bestiary.server.settings import ServerSettings
 
@@ -39,6 +39,11 @@ def _check_game(name: str) -> str:
     if name not in game_names():
         raise _fail(f"unknown game {name!r}; choose one of {', '.join(game_names())}")
     return name
+
+
+def _default_bot(game: str) -> str:
+    """The bot a game declares as its default (``GameInfo.default_bot``)."""
+    return get_game(_check_game(game)).info.default_bot
 
 
 @app.command("replay")
@@ -300,7 +305,9 @@ def sim_command(
     players: Annotated[int, typer.Option(help="Players per game.")] = 4,
     bots: Annotated[
         str | None,
-        typer.Option(help="Comma-separated bot names, repeated to fill the table (random)."),
+        typer.Option(
+            help="Comma-separated bot names, repeated to fill the table (the game's default bot)."
+        ),
     ] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option(help="Run seed; game i is seeded from (seed, i).")] = 1,
@@ -398,7 +405,7 @@ def sim_command(
             commands.SimRequest(
                 game=_check_game(game),
                 players=players,
-                bots=bots if bots is not None else ("" if bot else "random"),
+                bots=bots if bots is not None else ("" if bot else _default_bot(game)),
                 games=games,
                 seed=seed,
                 jobs=jobs,

@@ -12,21 +12,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bestiary.bots.wild_view import (
-    BLUFF,
-    DOUBLE_CROSS,
-    HONEST,
-    HUNT,
-    INDEX,
-    Unseen,
-    eater_of,
-    eats,
-    intent,
-    legal_moves,
-    payoff,
-)
+from bestiary.bots.wild_view import INDEX, Unseen, eater_of, eats, legal_moves, payoff
 from bestiary.core.agent import register_bot
 from bestiary.wild import CREATURES, Call, Discard, Draw, Meet, RevealOwn
+from bestiary.wild.analytics import BLUFF, DOUBLE_CROSS, HONEST, HUNT, intent
 
 # Acts an unanswered offer waits before the bot re-thinks it, and before it throws a card away.
 PATIENCE = 3

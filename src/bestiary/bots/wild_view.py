@@ -12,11 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bestiary.wild import CREATURES, Call, Discard, Draw, Meet, RevealOwn, Withdraw
+from bestiary.wild.analytics import INDEX as INDEX
 
-INDEX = {c: i for i, c in enumerate(CREATURES)}
 COPIES = 2  # each Pack holds two of each creature
-
-HONEST, HUNT, DOUBLE_CROSS, BLUFF = "honest", "hunt", "double_cross", "bluff"
 
 
 def eats(creature: str) -> str:
@@ -27,16 +25,6 @@ def eats(creature: str) -> str:
 def eater_of(creature: str) -> str:
     """The creature that eats ``creature``."""
     return CREATURES[(INDEX[creature] - 1) % 5]
-
-
-def intent(card: str, call: str) -> str:
-    """What a Call made with ``card`` aimed at: mating, hunting, a double-cross, or neither.
-
-    >>> intent("skeevil", "megalotaur"), intent("megalotaur", "fizzalisk")
-    ('hunt', 'double_cross')
-    """
-    step = (INDEX[call] - INDEX[card]) % 5
-    return (HONEST, HUNT, DOUBLE_CROSS, BLUFF, BLUFF)[step]
 
 
 def payoff(mine: str, theirs: str, call: str) -> tuple[int, int]:

@@ -62,13 +62,13 @@ def register_bot(
 
 
 def _load_bots() -> None:
-    # Bots register themselves when their package is imported; the package may not exist yet
-    # in a minimal install, in which case there simply are no bots.
-    try:
-        importlib.import_module("bestiary.bots")
-    except ModuleNotFoundError as err:
-        if err.name not in ("bestiary.bots",):
-            raise
+    # A game's bots register themselves when the modules its info names are imported; loading
+    # the registry (its entry points) first means no game list has to be read beforehand.
+    from bestiary.core.game import games
+
+    for game in games():
+        for module in game.info.bots:
+            importlib.import_module(module)
 
 
 def bot_entries(game: str) -> list[BotEntry]:

@@ -3,18 +3,20 @@
 An engine is a mutable ``State`` with ``clone()``, ``legal_actions(player)``, ``apply(action)``.
 Actions are small frozen dataclasses whose ``to_event()`` is exactly an event line of RECORDS.md.
 Games describe themselves (``GameInfo``) and register by name; the registry is the one list of
-games: the built-in ones come from the ``bestiary.games`` entry points, a test may add its own
-with ``register_game``. Nothing outside a game package names a game.
+games and the ``bestiary.games`` entry points are its one route, for the built-in games and any
+other installed distribution alike (so a worker process finds the same games, with their bots:
+``GameInfo.bots``). Nothing outside a game package names a game.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol, Self
 
-from bestiary.core.errors import RecordError
+from bestiary.core.errors import IllegalAction, RecordError
 from bestiary.core.info import GameInfo
 from bestiary.core.records import Event, Header
 
@@ -116,20 +118,76 @@ class Game(Protocol):
         """Play random legal actions until the game ends; return the number of steps."""
 
 
+class BaseState:
+    """The plumbing a simple game does without: subclass it and write only what the game has.
+
+    A game with no chance, no quiet clock, no answer clock and nothing to tally gets them here
+    (``State`` still lists them, so every driver asks every game the same questions). What a
+    game must write itself: ``players``, ``is_over``, ``actors``, ``legal_actions``, ``apply``,
+    ``winners``, ``scores``, ``view``, ``redact`` (no default: what a viewer may see of an event
+    is always the game's own decision), ``summary``, ``header`` and ``history``.
+    """
+
+    players: tuple[str, ...]
+
+    @property
+    def history(self) -> Sequence[Any]:
+        raise NotImplementedError(f"{type(self).__name__} must say its history")
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError(f"{type(self).__name__} must say when it is over")
+
+    @property
+    def chance_due(self) -> bool:
+        return False
+
+    def chance_outcome(self, rng: random.Random | None = None) -> Any:
+        raise IllegalAction(f"{type(self).__name__} has no chance events")
+
+    @property
+    def progress(self) -> int:
+        return len(self.history)
+
+    def quiet_action(self) -> Any | None:
+        return None
+
+    def timeout_action(self, player: str) -> Any | None:
+        return None
+
+    def tallies(self) -> dict[str, int]:
+        return {}
+
+    def ending(self) -> str | None:
+        return "over" if self.is_over else None
+
+    def events(self) -> list[Event]:
+        return [action.to_event() for action in self.history]
+
+    def clone(self) -> Self:
+        return copy.deepcopy(self)
+
+
+class BaseGame:
+    """A game's entry point with the default random playout (any actor, chance included)."""
+
+    info: GameInfo
+
+    def random_playout(self, state: State, rng: random.Random, max_steps: int) -> int:
+        """Random legal play by whoever must act until the game ends or ``max_steps``."""
+        steps = 0
+        while not state.is_over and steps < max_steps:
+            if state.chance_due:
+                state.apply(state.chance_outcome(rng))
+            else:
+                actor = rng.choice(state.actors)
+                state.apply(rng.choice(state.legal_actions(actor)))
+            steps += 1
+        return steps
+
+
 _GAMES: dict[str, Game] = {}
 _LOADED = False
-
-
-def register_game(game: Game) -> Game:
-    """Add ``game`` to the registry under its info's name (replacing a game of that name)."""
-    _GAMES[game.info.name] = game
-    return game
-
-
-def unregister_game(name: str) -> None:
-    """Take a game out of the registry (tests that registered a game of their own)."""
-    _load_builtins()
-    _GAMES.pop(name, None)
 
 
 def _load_builtins() -> None:

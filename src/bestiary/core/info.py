@@ -15,8 +15,9 @@ bestiary.core.errors.BadOption: option rounds must be a whole number from 1 to 9
 
 from __future__ import annotations
 
+import importlib
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -138,6 +139,69 @@ class DeckBook(Protocol):
         """Deck content from a request, checked like a deck file; BadOption if it is none."""
 
 
+def resolve(reference: str) -> Any:
+    """The object a ``module:name`` reference names (imported only when asked: front ends and
+    RL libraries are heavy, and a game's rules must not import them).
+
+    >>> resolve("bestiary.core.info:resolve") is resolve
+    True
+    """
+    module, _, name = reference.partition(":")
+    if not module or not name:
+        raise ValueError(f"{reference!r} is not a module:name reference")
+    return getattr(importlib.import_module(module), name)
+
+
+# Per seat, what a finished game's public record shows of each seat's play (the lab's strategy
+# mix): (players, summary, header, events) -> one dict of counts per seat, in seat order.
+StrategyCounts = Callable[
+    [Sequence[str], Mapping[str, Any], Mapping[str, Any], Sequence[Mapping[str, Any]]],
+    tuple[dict[str, float], ...],
+]
+
+
+@dataclass(frozen=True)
+class Analytics:
+    """What the lab counts of a game and the words it prints them in, declared by the game.
+
+    ``tallies`` names what ``State.tallies`` counts (wild: ``meetings``): the summary's JSON
+    key, the prefix of the per-game table's columns (``meetings_mate``) and the printed label;
+    ``mix`` is the JSON key of their shares; ``labels`` how a paired or sweep table names each
+    per-game count (``{"meetings_mate": "mates per game"}``); ``strategy`` the per-seat counts.
+    """
+
+    tallies: str = "tallies"
+    mix: str = "tally_mix"
+    labels: Mapping[str, str] = field(default_factory=dict)
+    strategy: StrategyCounts | None = None
+
+
+@dataclass(frozen=True)
+class Faces:
+    """Where a game's front ends and research faces live, each a ``module:name`` reference
+    (None: the generic one, from the game's views and legal actions).
+
+    ``web``: a package folder (``package:folder``) the server serves at ``/games/<name>/``
+    whose ``board.js`` is the browser board. ``terminal``: a ``bestiary.tui.boards.Board``.
+    ``encoding``: a factory ``(players, options) -> encoding`` of observations and action ids
+    for the Gymnasium and OpenSpiel faces (``bestiary.adapters.encoding``).
+    """
+
+    web: str | None = None
+    terminal: str | None = None
+    encoding: str | None = None
+
+    def web_folder(self) -> Path | None:
+        """The folder of the browser board's files, if the game ships one."""
+        if self.web is None:
+            return None
+        package, _, folder = self.web.partition(":")
+        spec = importlib.import_module(package).__file__
+        if spec is None:
+            raise ValueError(f"{package} is not a package with files")
+        return Path(spec).parent / folder
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A game's self-description, declared once in its package and registered with it.
@@ -149,6 +213,9 @@ class GameInfo:
     ``answer_timeout``: the game has answers that the table gives for a player who lets the
     answer clock run out (critters: ``allow``; see ``State.timeout_action``).
     ``decks``: how the game reads a ``deck`` option from a file or from content, if it has one.
+    ``bots``: the modules that register the game's bots (imported with the game, so its bots are
+    known wherever the game is, a worker process included). ``faces``: its boards and research
+    faces; ``analytics``: what the lab counts of it.
     """
 
     name: str
@@ -164,6 +231,9 @@ class GameInfo:
     quiet_option: str | None = None
     answer_timeout: bool = False
     decks: DeckBook | None = None
+    bots: tuple[str, ...] = ()
+    faces: Faces = Faces()
+    analytics: Analytics = Analytics()
     _by_name: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -219,4 +289,6 @@ class GameInfo:
             "default_bot": self.default_bot,
             "quiet_option": self.quiet_option,
             "answer_timeout": self.answer_timeout,
+            # The browser board the server serves for this game (None: the generic board).
+            "board": f"/games/{self.name}/board.js" if self.faces.web else None,
         }

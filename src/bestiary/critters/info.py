@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bestiary.core.info import GameInfo, OptionSpec
+from bestiary.core.info import Faces, GameInfo, OptionSpec
+from bestiary.critters.analytics import ANALYTICS
 from bestiary.critters.cards import ACTION_CARDS, DEFAULT_KINDS, WILD
 from bestiary.critters.decks import DECKS
 
@@ -73,4 +74,10 @@ INFO = GameInfo(
     default_bot="greedy",
     answer_timeout=True,
     decks=DECKS,
+    bots=("bestiary.bots.critters", "bestiary.bots.critters_search"),
+    faces=Faces(
+        web="bestiary.critters:web",
+        terminal="bestiary.tui.critters_table:BOARD",
+    ),
+    analytics=ANALYTICS,
 )

@@ -43,7 +43,7 @@ def bot_score(result: GameResult, bot: str) -> float | None:
 
 
 def game_metrics(result: GameResult) -> dict[str, float]:
-    """Per-game numbers a setting can move: length, endings, ties, 0-0, meetings by outcome."""
+    """Per-game numbers a setting can move: length, endings, ties, 0-0, the game's tallies."""
     metrics = {
         "length": float(result.length),
         "tie": float(result.tie),
@@ -53,7 +53,7 @@ def game_metrics(result: GameResult) -> dict[str, float]:
     if result.ticks:
         metrics["ticks"] = float(result.ticks)
     for outcome, count in result.outcomes.items():
-        metrics[f"meetings_{outcome}"] = float(count)
+        metrics[f"{result.tallies}_{outcome}"] = float(count)
     return metrics
 
 

@@ -9,6 +9,7 @@ from statistics import fmean, median
 from rich.console import Console
 from rich.table import Table
 
+from bestiary.core.game import games, get_game
 from bestiary.sim.experiment import (
     Experiment,
     GridResult,
@@ -22,17 +23,20 @@ from bestiary.sim.paired import Comparison, PairedRow
 from bestiary.sim.stats import mean_interval, wilson
 from bestiary.sim.summary import RateRow, Summary, length_unit
 
-# Metrics shown in paired and sweep tables (others are in the JSON), with how to print them.
+# Metrics shown in paired tables (others are in the JSON), with how to print them: these, and
+# whatever each game's analytics names in its own words.
 SHOWN_METRICS = {
-    "ending_nightfall": "Nightfall share",
-    "ending_exhausted": "exhausted share",
     "tie": "tie share",
     "zero_zero": "0-0 share",
     "length": "mean length",
-    "meetings_mate": "mates per game",
-    "meetings_eat": "eats per game",
-    "meetings_avoid": "avoids per game",
 }
+
+
+def shown_metrics() -> dict[str, str]:
+    shown = dict(SHOWN_METRICS)
+    for game in games():
+        shown.update(game.info.analytics.labels)
+    return shown
 
 
 def _interval(row: RateRow) -> str:
@@ -124,7 +128,7 @@ def print_summary(console: Console, name: str, played: Played) -> None:
     if summary.outcomes:
         mix = summary.outcome_mix()
         console.print(
-            "meetings: "
+            f"{get_game(summary.game).info.analytics.tallies}: "
             + ", ".join(f"{k} {summary.outcomes[k]:,} ({mix[k]:.1%})" for k in sorted(mix))
         )
     for warning in summary.warnings():
@@ -146,9 +150,10 @@ def paired_table(
 ) -> Table:
     columns = ["", comparison.base, comparison.other, "difference [95%]", "games changed"]
     table = new_table(title, [*columns, *(["Holm"] if holm else [])])
+    shown = shown_metrics()
     for row in rows:
         table.add_row(
-            SHOWN_METRICS.get(row.label, row.label),
+            shown.get(row.label, row.label),
             f"{row.base.mean:.3f}",
             f"{row.other.mean:.3f}",
             row.diff.describe(),
@@ -201,7 +206,8 @@ def print_paired(console: Console, comparison: Comparison, records: Path | None 
     console.print(comparison.family()[1].describe())
     for line in comparison.small_sample():
         console.print(f"[bold yellow]{line}[/]")
-    metrics = [row for row in comparison.metrics if row.label in SHOWN_METRICS]
+    shown = shown_metrics()
+    metrics = [row for row in comparison.metrics if row.label in shown]
     console.print(paired_table("how games went", comparison, metrics))
     for line in changed_lines(comparison, records):
         console.print(line, highlight=False)

@@ -65,6 +65,7 @@ class GameResult:
     zero_zero: bool = False
     strategy: tuple[Mapping[str, float], ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)  # every option (sim/settings.py)
+    tallies: str = "tallies"  # what ``outcomes`` counts, in the game's word (wild: meetings)
     # Wall-clock seconds to play it: reported, never compared (results are seeded, time is not).
     seconds: float = field(default=0.0, compare=False)
 
@@ -129,6 +130,7 @@ def play_game(
         length=sum(1 for event in state.events() if "by" in event),  # moves, not the table's
         ticks=match.tick if match.real_time else 0,
         outcomes=_outcomes(state),
+        tallies=match.game.info.analytics.tallies,
         ended=state.ending() or "capped",
         record=record,
         seconds=time.perf_counter() - start,

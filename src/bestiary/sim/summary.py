@@ -131,7 +131,7 @@ class Summary:
         return self.seats_of.get(bot, 0) == len(self.by_seat) and len(self.by_bot) == 1
 
     def outcome_mix(self) -> dict[str, float]:
-        """Share of meetings that were mate / eat / avoid (games with meetings only)."""
+        """Each tally's share of them all (wild: meetings that were mate / eat / avoid)."""
         total = sum(self.outcomes.values())
         return {k: v / total for k, v in self.outcomes.items()} if total else {}
 
@@ -264,8 +264,9 @@ class Summary:
             data["ticks"] = {"mean": round(fmean(self.ticks), 6), "median": median(self.ticks)}
             data["nightfall_share"] = round(self.share(self.endings.get("nightfall", 0)), 6)
         if self.outcomes:
-            data["meetings"] = dict(sorted(self.outcomes.items()))
-            data["meeting_mix"] = {k: round(v, 6) for k, v in sorted(self.outcome_mix().items())}
+            words = get_game(self.game).info.analytics
+            data[words.tallies] = dict(sorted(self.outcomes.items()))
+            data[words.mix] = {k: round(v, 6) for k, v in sorted(self.outcome_mix().items())}
         return data
 
 

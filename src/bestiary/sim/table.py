@@ -6,8 +6,9 @@ and narrower games leave the extra ones empty):
 ``arm`` (the set-up's label), ``index``, ``seed`` (the game's own seed), ``players``,
 ``bot_1..bot_N``, ``score_1..score_N``, ``winners`` (winning seats, ``;``-separated),
 ``winner_bots``, ``tie``, ``zero_zero``, ``length`` (actions or moves), ``ticks`` (real-time
-games, else 0), ``ending``, ``meetings_mate`` / ``meetings_eat`` / ``meetings_avoid`` (games
-with meetings), ``option_<name>`` for every effective game option, and ``seconds`` (wall-clock).
+games, else 0), ``ending``, ``<tallies>_<outcome>`` for each of the game's tallies in its own
+words (wild: ``meetings_mate`` / ``meetings_eat`` / ``meetings_avoid``), ``option_<name>`` for
+every effective game option, and ``seconds`` (wall-clock).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def game_row(arm: str, result: GameResult) -> dict[str, Any]:
     row["ticks"] = result.ticks
     row["ending"] = result.ended
     for outcome, count in sorted(result.outcomes.items()):
-        row[f"meetings_{outcome}"] = count
+        row[f"{result.tallies}_{outcome}"] = count
     for name, value in sorted(result.options.items()):
         row[f"option_{name}"] = value if isinstance(value, str | int | float) else json.dumps(value)
     row["seconds"] = result.seconds

@@ -13,14 +13,15 @@ from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from bestiary.tui.critters_table import critters_table, full_kinds
-from bestiary.tui.live import LiveTable, WallClock
+from bestiary.tui.generic_app import SeatApp
+from bestiary.tui.live import LiveTable
 from bestiary.tui.menu import MoveGroup, group_moves
 from bestiary.tui.screens import CRITTERS_HELP, EndScreen, HelpScreen
 from bestiary.tui.words import critters_words
@@ -62,7 +63,7 @@ class NoPrompt(ModalScreen[Any]):
             self.action_answer(event.option.id)
 
 
-class CrittersApp(App[None]):
+class CrittersApp(SeatApp):
     """The critters table for one human seat. With ``realtime`` the app's timer drives the
     table with wall time; without it every bot move up to yours is played at once (tests)."""
 
@@ -83,36 +84,10 @@ class CrittersApp(App[None]):
     ]
 
     def __init__(self, table: LiveTable, realtime: bool = True) -> None:
-        super().__init__()
-        if table.human is None:
-            raise ValueError("the critters app needs a seat for its player")
-        self.human: str = table.human
-        self.table = table
-        self.realtime = realtime
+        super().__init__(table, realtime)
         self.group: MoveGroup | None = None  # the menu group opened, if any
         self.groups: list[MoveGroup] = []
-        self._logged = 0
-        self._ended = False
         self._asked = False
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="table")
-        yield Static(id="menu-title")
-        yield OptionList(id="menu")
-        yield RichLog(id="log", wrap=True, markup=False)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        if self.realtime:
-            clock = WallClock(self.table)
-            self.set_interval(self.table.pace.tick_seconds, lambda: self.on_clock(clock))
-        else:
-            self.table.run_bots()
-        self.refresh_table()
-
-    def on_clock(self, clock: WallClock) -> None:
-        if clock():
-            self.refresh_table()
 
     # ---- drawing ------------------------------------------------------------------------
 

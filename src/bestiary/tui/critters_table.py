@@ -15,8 +15,9 @@ from rich.table import Table
 from rich.text import Text
 
 from bestiary.critters.cards import WILD
+from bestiary.tui.boards import Board
 from bestiary.tui.marks import critter_card, player_text
-from bestiary.tui.words import critters_words
+from bestiary.tui.words import critters_line, critters_words
 
 View = Mapping[str, Any]
 
@@ -112,3 +113,7 @@ def status_text(view: View) -> Text:
 def critters_table(view: View, reveal: View | None = None) -> RenderableType:
     """The whole table: status, tableaus and piles."""
     return Group(status_text(view), tableaus_table(view, reveal), piles_text(view))
+
+
+# The board the game declares for the terminal (``GameInfo.faces.terminal``).
+BOARD = Board(critters_line, critters_table, "bestiary.tui.critters_app:CrittersApp")

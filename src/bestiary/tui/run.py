@@ -13,7 +13,6 @@ from bestiary.core.errors import BadOption
 from bestiary.core.game import get_game
 from bestiary.core.info import GameInfo
 from bestiary.core.records import Event, Header
-from bestiary.tui.boards import board_of
 from bestiary.tui.live import LiveTable, bot_list
 
 
@@ -54,8 +53,6 @@ def new_table(
         pace = Pace() if tick_seconds is None else Pace(tick_seconds=tick_seconds)
     except ValueError as err:
         raise BadOption(str(err)) from None
-    if board_of(get_game(game)).app is None:
-        raise BadOption(f"{get_game(game).info.title} cannot be played in the terminal yet")
     names = bot_list(bots or terminal_bot(game, pace), players)
     try:
         return LiveTable.new(game, name, names, options, seed, pace)

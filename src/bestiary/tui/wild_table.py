@@ -15,7 +15,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from bestiary.tui.boards import Board
 from bestiary.tui.marks import CREATURE_COLOURS, CREATURE_SHAPES, creature_text, player_text
+from bestiary.tui.words import wild_line
 from bestiary.wild.cards import CREATURES, SOUNDS
 
 View = Mapping[str, Any]
@@ -205,3 +207,7 @@ def wild_table(view: View, reveal: View | None = None, picked: int | None = None
         winners = " and ".join(view.get("winners", [])) or "nobody"
         parts.append(Text(f"Game over: {winners} won.", style="bold"))
     return Group(*parts)
+
+
+# The board the game declares for the terminal (``GameInfo.faces.terminal``).
+BOARD = Board(wild_line, wild_table, "bestiary.tui.wild_app:WildApp")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bestiary.core.info import GameInfo, OptionSpec
+from bestiary.core.info import Faces, GameInfo, OptionSpec
+from bestiary.wild.analytics import ANALYTICS
 from bestiary.wild.cards import CREATURES, EATING_VERBS, SOUNDS, eaten_by_index
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -54,4 +55,10 @@ INFO = GameInfo(
     },
     default_bot="reader",
     quiet_option="nightfall_seconds",
+    bots=("bestiary.bots.wild", "bestiary.bots.wild_exploiters"),
+    faces=Faces(
+        web="bestiary.wild:web",
+        terminal="bestiary.tui.wild_table:BOARD",
+    ),
+    analytics=ANALYTICS,
 )

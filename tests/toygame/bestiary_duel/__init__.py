@@ -1,8 +1,11 @@
 """Duel: a tiny hidden-card game that exists only for the tests.
 
-It proves that a game package is all a new game needs: registered at test time with
-``register_game``, it is served by the real server, simulated by ``bestiary sim``, replayed by
-``bestiary replay`` and wrapped by the adapters' generic path, with no change anywhere else.
+It proves that a game package is all a new game needs: installed as its own distribution
+(``tests/toygame/pyproject.toml``) and found through the ``bestiary.games`` entry point, it is
+served by the real server with the generic browser board, played at the terminal with the
+generic terminal board, simulated by ``bestiary sim`` (worker processes too), replayed by
+``bestiary replay`` and wrapped by the adapters' generic faces, with no change anywhere else.
+It writes only what it has: ``BaseState`` gives it the plumbing (no chance, no clocks).
 
 Rules: every player holds one face-down card (1 to 9). In seat order, each player takes
 ``rounds`` turns; a turn is ``stand`` or ``swap`` (your card goes face-up to the discard pile
@@ -14,10 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any
 
-from bestiary.core.agent import register_bot
 from bestiary.core.errors import BadOption, IllegalAction, MalformedEvent
+from bestiary.core.game import BaseGame, BaseState
 from bestiary.core.info import GameInfo, OptionSpec
 from bestiary.core.records import Event, Header
 
@@ -34,6 +37,7 @@ INFO = GameInfo(
     options=(OptionSpec("rounds", "int", 2, minimum=1, maximum=5, description="turns each"),),
     vocabulary={"cards": {c: f"card {c}" for c in CARDS}},
     default_bot="duel-keeper",
+    bots=("bestiary_duel.bots",),
 )
 
 
@@ -53,7 +57,7 @@ class Swap:
         return {"by": self.by, "do": "swap"}
 
 
-class DuelState:
+class DuelState(BaseState):
     def __init__(self, players: tuple[str, ...], deck: Sequence[str], rounds: int) -> None:
         if len(deck) < len(players):
             raise BadOption("the deck is too small to deal every player a card")
@@ -63,13 +67,12 @@ class DuelState:
         self.held = {p: deck[i] for i, p in enumerate(players)}
         self.deck = list(deck[len(players) :])
         self.discards: list[str] = []
-        self.turns = 0
         self.log: list[Stand | Swap] = []
 
     @property
     def turn(self) -> str | None:
-        total = self.rounds * len(self.players)
-        return None if self.turns >= total else self.players[self.turns % len(self.players)]
+        turns, total = len(self.log), self.rounds * len(self.players)
+        return None if turns >= total else self.players[turns % len(self.players)]
 
     @property
     def is_over(self) -> bool:
@@ -81,18 +84,8 @@ class DuelState:
         return () if turn is None else (turn,)
 
     @property
-    def chance_due(self) -> bool:
-        return False
-
-    def chance_outcome(self, rng: random.Random | None = None) -> Any:
-        raise IllegalAction("duel has no chance events")
-
-    @property
-    def progress(self) -> int:
-        return self.turns
-
-    def quiet_action(self) -> None:
-        return None
+    def history(self) -> tuple[Stand | Swap, ...]:
+        return tuple(self.log)
 
     def timeout_action(self, player: str) -> Stand | None:
         return Stand(player) if player == self.turn else None
@@ -108,15 +101,8 @@ class DuelState:
         if isinstance(action, Swap):
             self.discards.append(self.held[action.by])
             self.held[action.by] = self.deck.pop(0)
-        self.turns += 1
         self.log.append(action)
         return [action.to_event()]
-
-    def clone(self) -> Self:
-        other = type(self)(self.players, self.deal, self.rounds)
-        for action in self.log:
-            other.apply(action)
-        return other
 
     def winners(self) -> list[str]:
         if not self.is_over:
@@ -165,15 +151,8 @@ class DuelState:
             "deck": list(self.deal),
         }
 
-    @property
-    def history(self) -> tuple[Stand | Swap, ...]:
-        return tuple(self.log)
 
-    def events(self) -> list[Event]:
-        return [a.to_event() for a in self.log]
-
-
-class DuelGame:
+class DuelGame(BaseGame):
     info = INFO
 
     def new_game(
@@ -201,33 +180,5 @@ class DuelGame:
             raise MalformedEvent("a duel event is {'by': player, 'do': 'stand' or 'swap'}")
         return Stand(by) if do == "stand" else Swap(by)
 
-    def random_playout(self, state: Any, rng: random.Random, max_steps: int) -> int:
-        steps = 0
-        while not state.is_over and steps < max_steps:
-            state.apply(rng.choice(state.legal_actions(state.turn)))
-            steps += 1
-        return steps
-
 
 GAME = DuelGame()
-
-
-class Keeper:
-    """Keeps a card of 6 or more, swaps anything lower: decides from its own card only."""
-
-    def __init__(self, player: str, rng: random.Random) -> None:
-        self.player = player
-        self.rng = rng
-
-    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
-        swap = [a for a in legal if isinstance(a, Swap)]
-        if swap and int(view["card"]) < 6:
-            return swap[0]
-        return legal[0] if legal else None
-
-
-def register() -> None:
-    from bestiary.core.game import register_game
-
-    register_game(GAME)
-    register_bot("duel", "duel-keeper", "Keeps a 6 or more, swaps anything lower.", rank=1)(Keeper)
