@@ -150,3 +150,30 @@ def test_play_wild_in_a_real_terminal(terminal: Terminal, tmp_path: Path) -> Non
     lines = record.read_text().splitlines()
     assert json.loads(lines[0])["players"] == ["ann", "honest", "honest-2"]
     assert any('"by":"ann","do":"call"' in line for line in lines[1:])
+
+
+def test_play_a_game_with_no_board_of_its_own_on_the_generic_board(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    # duel (tests/toygame) ships no terminal board: its view one field a row, its moves a menu.
+    record = tmp_path / "duel.jsonl"
+    command = [BESTIARY, "play", "duel", "--players", "2", "--bots", "duel-keeper", "--seed", "4"]
+    terminal.start([*command, "--name", "ann", "--tick", "0.05", "--save", str(record)], tmp_path)
+    screen = terminal.wait_for("Your move — choose one")
+    assert "What you see" in screen and "stand" in screen and "swap" in screen
+    terminal.keys("Enter")  # stand, the first legal move
+    terminal.wait_for("ann: stand")
+    terminal.wait_for("duel-keeper: s")  # the bot plays on its own, after its pause
+    terminal.wait_for("Your move — choose one")
+    terminal.keys("Down", "Enter")  # swap
+    terminal.wait_for("ann: swap")
+    screen = terminal.wait_for("Everything:")  # the end: every card turned up
+    assert "winners" in screen
+    terminal.keys("q")
+    terminal.wait_exit()
+    lines = record.read_text().splitlines()
+    assert [json.loads(line)["do"] for line in lines[1:] if '"ann"' in line] == ["stand", "swap"]
+    done = subprocess.run(
+        [BESTIARY, "replay", str(record), "--json"], capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout)["over"] is True

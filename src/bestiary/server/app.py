@@ -163,6 +163,11 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # Each game package's own browser board, served under the game's name (GameInfo.faces).
+    for rules in registered_games():
+        folder = rules.info.faces.web_folder()
+        if folder is not None:
+            app.mount(f"/games/{rules.info.name}", StaticFiles(directory=folder))
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:

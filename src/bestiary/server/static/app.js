@@ -2,7 +2,7 @@
 // a table (waiting room, board, results, log, rules), a finished game's replay.
 import { html, render, useEffect, useReducer, useState } from "./lib.js";
 import { store, subscribe, changed, api, gameInfo, openTable, closeTable, savedSeat, saveSeat, defaultName, send, toast } from "./store.js";
-import { boardFor } from "./boards.js";
+import { boardFor, loadBoards } from "./boards.js";
 import { Lobby } from "./lobby.js";
 import { Countdown, MoveLog, listing } from "./ui.js";
 import { Sound } from "./sound.js";
@@ -226,8 +226,9 @@ document.addEventListener("keydown", (e) => {
 });
 
 window.addEventListener("hashchange", route);
-api("/api/games").then((games) => {
+api("/api/games").then(async (games) => {
   store.games = games;
+  await loadBoards(games);
   const app = document.getElementById("app");
   app.replaceChildren();
   render(html`<${Root}/>`, app);

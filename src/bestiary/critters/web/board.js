@@ -1,9 +1,9 @@
 // The critter set-collection game at the table: pick a card, then what to do with it (and the kind
 // a wild becomes); tableaus with full sets marked; the NO!/allow prompt with its countdown; the
 // log's sentences. Card names and descriptions come from /api/games.
-import { html } from "./lib.js";
-import { Control, Countdown, HowToPlay, Ruling, listing, plural } from "./ui.js";
-import { changed } from "./store.js";
+import { html } from "/static/lib.js";
+import { Control, Countdown, HowToPlay, Ruling, listing, plural } from "/static/ui.js";
+import { changed } from "/static/store.js";
 
 const ICONS = {
   fox: "🦊", owl: "🦉", frog: "🐸", hedgehog: "🦔", otter: "🦦", rabbit: "🐇", raccoon: "🦝", squirrel: "🐿️",

@@ -1,10 +1,10 @@
 // Call of the Wild at the table: your hand and Calls, every other Call with its Meet button, the
 // food chain, what each of your Calls would do, Dens, the Watering Hole, and the log's sentences.
 // Creatures, their order on the food chain, sounds and verbs all come from /api/games.
-import { html } from "./lib.js";
-import { Control, Countdown, HowToPlay, Ruling, controlId, listing, plural } from "./ui.js";
-import { Sound } from "./sound.js";
-import { changed } from "./store.js";
+import { html } from "/static/lib.js";
+import { Control, Countdown, HowToPlay, Ruling, controlId, listing, plural } from "/static/ui.js";
+import { Sound } from "/static/sound.js";
+import { changed } from "/static/store.js";
 
 // Presentation only: shape + colour + sound text tell the Calls apart without colour or sound.
 const SHAPES = ["▲", "◆", "✸", "●", "■"];
