@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -386,8 +386,3 @@ class Match:
             if answers:
                 out["answer"] = answers
         return out
-
-    def redacted(self, events: Sequence[Event], viewer: str | None) -> list[Event]:
-        """``events`` as ``viewer`` may see them (the game's ``redact``, the one filter)."""
-        redact = self.state.redact
-        return [redact(event, viewer) for event in events]

@@ -96,6 +96,15 @@ class State(Protocol):
         """``history`` as record lines."""
 
 
+def redacted(state: State, events: Sequence[Event], viewer: str | None) -> list[Event]:
+    """``events`` as ``viewer`` may see them (``None``: a spectator), by the game's ``redact``.
+
+    The one filter every viewer-facing event passes through, in every front end.
+    """
+    redact = state.redact
+    return [redact(event, viewer) for event in events]
+
+
 class Game(Protocol):
     """A game package's entry point (its ``GAME``), registered by its info's name."""
 

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from typing import Any
 
 from bestiary.core.errors import BadOption, RecordError
-from bestiary.core.game import game_names, get_game, replay
+from bestiary.core.game import game_names, get_game, redacted, replay
 from bestiary.core.info import GameInfo
 from bestiary.server.decks import DeckShelf
 from bestiary.server.settings import ServerSettings
@@ -228,7 +228,7 @@ class Lobby:
         frames = [{"event": None, "view": state.view(None)}]
         for event in events:
             state.apply(rules.action_from_event(event))
-            frames.append({"event": state.redact(event, None), "view": state.view(None)})
+            frames.append({"event": redacted(state, [event], None)[0], "view": state.view(None)})
         result = {
             "code": code,
             "game": game,

@@ -7,7 +7,7 @@ becomes ticks (``tick = elapsed / pace.tick_seconds``), one timer waits for ``ma
 (bots, chance, the quiet clock, answer clocks), people's actions go in through ``match.submit``
 and a stand-in is a bot the match is given for an absent player's seat. The table numbers the
 events (``seq``), stamps them (``t``, seconds of play), has the store commit them, and only then
-sends every seat its own view of them (``state.redact``) and every spectator the public one.
+sends every seat its own view of them (``core.game.redacted``) and every spectator the public one.
 
 Bots that think (registered with a thinking time: the search bots) think off the event loop, in
 a worker thread, so that a table of them does not hold up every other table. While a table's
@@ -32,7 +32,7 @@ from typing import Any, Protocol, TypeVar
 
 from bestiary.core.agent import Agent, bot_entries, default_bot, make_bot
 from bestiary.core.driver import Match, Pace, Played
-from bestiary.core.game import Game, State, get_game, replay
+from bestiary.core.game import Game, State, get_game, redacted, replay
 from bestiary.core.records import Event
 from bestiary.server.connection import Connection
 from bestiary.server.names import BadName, confusable, normalize_name
@@ -910,18 +910,17 @@ class Table:
         (one message shared by all of them)."""
         state = self.state
         assert state is not None
-        redact = state.redact
         timers = self._timers()
         sends: list[tuple[list[Connection], str]] = []
         for seat in self.seats:
             if not seat.connections:
                 continue
-            shown = [redact(e, seat.name) for e in events]
+            shown = redacted(state, events, seat.name)
             own = ref if seat.index == actor else None
             text = self._state_message(seat.name, shown, own, timers)
             sends.append((list(seat.connections), text))
         if self.spectators:
-            text = self._state_message(None, [redact(e, None) for e in events], None, timers)
+            text = self._state_message(None, redacted(state, events, None), None, timers)
             sends.append((list(self.spectators), text))
         return sends
 

@@ -22,7 +22,7 @@ from typing import Any
 from bestiary.core.agent import Agent, make_bot
 from bestiary.core.driver import Match, Pace, Played
 from bestiary.core.errors import BadOption, IllegalAction
-from bestiary.core.game import Game, State, get_game
+from bestiary.core.game import Game, State, get_game, redacted
 from bestiary.core.records import Event, write_record
 from bestiary.sim.runner import derive_seeds
 from bestiary.tui.boards import board_of
@@ -255,7 +255,7 @@ class LiveTable:
             action = history[i]
             before = shadow.progress
             shadow.apply(action)
-            seen = self.state.redact(action.to_event(), viewer)  # the record line, redacted
+            seen = redacted(self.state, [action.to_event()], viewer)[0]  # the record line
             told = Told(tick, seen, shadow.progress != before)
             self.told.append(told)
             self.log.append(words(seen, viewer, shadow, told.progressed))

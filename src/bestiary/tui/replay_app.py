@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from bestiary.core.game import Game, State, get_game, replay
+from bestiary.core.game import Game, State, get_game, redacted, replay
 from bestiary.core.records import Event, Header
 from bestiary.tui.boards import Board, board_of
 
@@ -71,7 +71,7 @@ class Replay:
         event = self.events[step - 1][1]
         before, after = self.state_at(step - 1), self.state_at(step)
         viewer = None if reveal else seat
-        shown = event if reveal else after.redact(event, seat)
+        shown = event if reveal else redacted(after, [event], seat)[0]
         return self.board.words(shown, viewer, after, after.progress != before.progress).text
 
 
