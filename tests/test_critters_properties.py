@@ -236,7 +236,7 @@ def test_views_ignore_hidden_cards_and_determinize_matches_them(
 def test_swap_wild_changes_the_oldest_full_set_of_its_kind_holding_a_wild(
     game: tuple[CrittersState, int], salt: int
 ) -> None:
-    # RULINGS.md: swap_wild takes the older of the full sets of its kind that hold a wild; it
+    # docs/rulings.md: swap_wild takes the older of the full sets of its kind that hold a wild; it
     # is offered exactly when one does (and the player holds a critter of the kind).
     state, _ = game
     rng = random.Random(salt)

@@ -306,7 +306,7 @@ def test_replay_command_names_the_bad_line(tmp_path: Path) -> None:
 
 
 def test_unknown_options_are_ignored_in_records_but_refused_for_new_games() -> None:
-    # RECORDS.md: unknown keys are ignored; a person typing an option is told of the typo.
+    # docs/records.md: unknown keys are ignored; a person typing an option is told of the typo.
     header = GAME.new_game(["ann", "bo"], {"set_size": 4}, seed=5).header()
     header["options"] = {**header["options"], "colour": "red", "deck": "gone.toml"}
     state = GAME.from_header(header)

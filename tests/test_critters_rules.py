@@ -398,7 +398,7 @@ def test_swap_wild_to_the_same_kind_and_into_an_incomplete_set() -> None:
 
 
 def test_swap_wild_takes_the_newer_full_set_when_only_it_holds_a_wild() -> None:
-    # RULINGS.md: with two full sets of a kind, swap_wild takes the older of those that hold
+    # docs/rulings.md: with two full sets of a kind, swap_wild takes the older of those that hold
     # a wild; the older fox set here has none, so the newer one is swapped.
     state = table(
         {

@@ -13,7 +13,7 @@ import bestiary
 
 SRC = Path(bestiary.__file__).parent
 GAMES = ("wild", "critters")
-# What every game package has (DESIGN.md), so that a third game starts as a copy of one.
+# What every game package has (docs/driver.md), so that a third game starts as a copy of one.
 SHAPE = ("info", "cards", "actions", "setup", "state", "view", "summary", "game")
 
 

@@ -1,8 +1,9 @@
-"""wild records written from the texts alone (rule sheet, RULINGS.md, RECORDS.md), via the CLI.
+"""wild records written from the texts alone (rule sheet, docs/rulings.md, docs/records.md),
+via the CLI.
 
 Each ``tests/records/wild/NAME.jsonl`` has ``NAME.expected.json``, computed by hand: either the full
 ``bestiary replay --json`` object or ``{"exit": 2, "line": N}`` for a record the engine must refuse.
-The texts fix what is in a hand and in a Den but not the order of either list (RECORDS.md gives
+The texts fix what is in a hand and in a Den but not the order of either list (docs/records.md gives
 ``hands`` and ``dens`` as plain lists), so those two are compared as multisets; everything else,
 including the Watering Hole in arrival order and the meetings in play order, must match exactly.
 """

@@ -299,7 +299,7 @@ def test_core_replay_stops_at_the_first_bad_event() -> None:
 
 
 def test_unknown_options_are_ignored_in_records_but_refused_for_new_games() -> None:
-    # RECORDS.md: unknown keys are ignored; a person typing an option is told of the typo.
+    # docs/records.md: unknown keys are ignored; a person typing an option is told of the typo.
     state = GAME.from_header(header(options={"speed": 2, "mating_bonus": True}))
     assert state.header()["options"]["mating_bonus"] is True
     assert "speed" not in state.header()["options"]

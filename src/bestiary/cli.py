@@ -48,7 +48,7 @@ def _default_bot(game: str) -> str:
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON Lines, RECORDS.md).")],
+    file: Annotated[Path, typer.Argument(help="A game record (JSON Lines, docs/records.md).")],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the final state as one JSON object.")
     ] = False,

@@ -55,7 +55,7 @@ def encoding_for(state: CrittersState) -> CrittersEncoding:
 
 
 class raw_env(AECEnv[str, Observation, int], EzPickle):
-    """The critter game for ``players`` agents; ``options`` are the game's (RULINGS.md)."""
+    """The critter game for ``players`` agents; ``options`` are the game's (docs/rulings.md)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": NAME,

@@ -137,7 +137,7 @@ class RandomBot(WildBot):
     hardly ever meet, and a baseline that never meets says little. For the same reason its
     Calls are as often one already on the table (with a random card) as a random one, it
     discards only now and then (``DISCARD``) and never turns up its own offer (the umpiring
-    move, RULINGS.md): a baseline that throws its cards away leaves the other players nobody
+    move, docs/rulings.md): a baseline that throws its cards away leaves the other players nobody
     to meet, and the table stalls until Nightfall.
     """
 

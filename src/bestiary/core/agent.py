@@ -1,7 +1,7 @@
 """Agents (bots) and their registry: every interface picks bots by name from here.
 
 An agent plays one seat and receives only that seat's ``view`` and its legal actions
-(DESIGN.md: hidden information never leaks; agents never re-derive the rules). It owns a
+(docs/driver.md: hidden information never leaks; agents never re-derive the rules). It owns a
 seeded ``random.Random`` so that the same seed gives the same play. How often an agent is
 asked is the driver's business (``bestiary.core.driver.Pace``), the same everywhere.
 """

@@ -1,7 +1,8 @@
-"""The shape every game engine has (DESIGN.md, "Engine shape"), and the game registry.
+"""The shape every game engine has (docs/driver.md, "Adding a game"), and the game registry.
 
 An engine is a mutable ``State`` with ``clone()``, ``legal_actions(player)``, ``apply(action)``.
-Actions are small frozen dataclasses whose ``to_event()`` is exactly an event line of RECORDS.md.
+Actions are small frozen dataclasses whose ``to_event()`` is exactly an event line of
+docs/records.md.
 Games describe themselves (``GameInfo``) and register by name; the registry is the one list of
 games and the ``bestiary.games`` entry points are its one route, for the built-in games and any
 other installed distribution alike (so a worker process finds the same games, with their bots:
@@ -83,7 +84,7 @@ class State(Protocol):
         """``event`` as ``viewer`` may see it (``None``: a spectator); the one place per game."""
 
     def summary(self) -> dict[str, Any]:
-        """The final-state object of ``bestiary replay --json`` (RECORDS.md)."""
+        """The final-state object of ``bestiary replay --json`` (docs/records.md)."""
 
     def header(self) -> Header:
         """The record header: explicit deal, options, players, seed if any."""
@@ -275,7 +276,7 @@ def replay_steps(state: State, events: Sequence[tuple[int, Event]]) -> Iterator[
 
 
 def _is_chance(event: Event) -> bool:
-    # RECORDS.md: a chance event is one with no `by` (the table's own).
+    # docs/records.md: a chance event is one with no `by` (the table's own).
     return "by" not in event
 
 

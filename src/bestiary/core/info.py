@@ -251,7 +251,7 @@ class GameInfo:
         """The given options, each checked against its spec (missing ones are not filled in).
 
         A new game refuses an unknown name (most likely a typo); a record ignores it, as
-        RECORDS.md says of every unknown key.
+        docs/records.md says of every unknown key.
         """
         if options is None:
             return {}

@@ -1,4 +1,4 @@
-"""Game records: JSON Lines, line 1 the header, every later line one event (RECORDS.md)."""
+"""Game records: JSON Lines, line 1 the header, every later line one event (docs/records.md)."""
 
 from __future__ import annotations
 

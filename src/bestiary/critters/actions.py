@@ -1,4 +1,5 @@
-"""Critter actions: small frozen values whose ``to_event()`` is exactly a RECORDS.md event line.
+"""Critter actions: small frozen values whose ``to_event()`` is exactly an event line of
+docs/records.md.
 
 Card lists are tuples so that every action is hashable (search and RL adapters key on them).
 

@@ -1,4 +1,4 @@
-"""The critter card vocabulary, the default deck (RULINGS.md) and deck files.
+"""The critter card vocabulary, the default deck (docs/rulings.md) and deck files.
 
 A deck is a multiset of cards: critter kinds (each a lower-case name), ``wild`` and the four
 action cards. A deck file (TOML or JSON) looks like::

@@ -1,4 +1,4 @@
-"""Setting up a critters game: players, options, the deck and the deal (RULINGS.md)."""
+"""Setting up a critters game: players, options, the deck and the deal (docs/rulings.md)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def read_options(
 ) -> Options:
     """Options checked by the game's schema (``INFO``), then the checks that span options.
 
-    A record ignores option names it does not know (RECORDS.md); a new game refuses them.
+    A record ignores option names it does not know (docs/records.md); a new game refuses them.
     """
     given = {**INFO.defaults(), **INFO.check_options(options, from_record=from_record)}
     set_size, sets_to_win = given["set_size"], given["sets_to_win"]

@@ -1,4 +1,4 @@
-"""The critters State: turns, moves, action cards and their answers, winning (RULINGS.md).
+"""The critters State: turns, moves, action cards and their answers, winning (docs/rulings.md).
 
 Internally players are seat indices and a tableau is a list of ``(kind, cards)`` tuples (oldest
 first); a set is full when it holds exactly ``set_size`` cards (all-wild full sets are never

@@ -1,4 +1,5 @@
-"""The omniscient final-state object of ``bestiary replay --json`` for critters (RECORDS.md)."""
+"""The omniscient final-state object of ``bestiary replay --json`` for critters
+(docs/records.md)."""
 
 from __future__ import annotations
 

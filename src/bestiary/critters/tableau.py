@@ -34,7 +34,7 @@ def incomplete(tableau: Sequence[CardSet], kind: str, size: int) -> int:
 def swappable(tableau: Sequence[CardSet], kind: str, size: int) -> int:
     """The index of the full ``kind`` set ``swap_wild`` takes, or -1 if none holds a wild.
 
-    RULINGS.md: with two full sets of a kind, ``swap_wild`` takes the older of those that hold
+    docs/rulings.md: with two full sets of a kind, ``swap_wild`` takes the older of those that hold
     a wild (a full set without a wild has nothing to swap).
     """
     for i, (k, cards) in enumerate(tableau):

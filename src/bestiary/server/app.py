@@ -276,7 +276,7 @@ def create_app(
 
     @app.get("/api/tables/{code}/record", response_class=PlainTextResponse)
     async def record(code: str) -> str:
-        """A finished game's record, as JSON Lines (RECORDS.md)."""
+        """A finished game's record, as JSON Lines (docs/records.md)."""
         try:
             header, events = lobby().record(code)
         except KeyError:

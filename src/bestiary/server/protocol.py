@@ -36,7 +36,7 @@ class Hello(BaseModel):
 
 
 class ActionMessage(BaseModel):
-    """An action for the sender's seat: a record event line (RECORDS.md), ``by`` optional."""
+    """An action for the sender's seat: a record event line (docs/records.md), ``by`` optional."""
 
     model_config = ConfigDict(extra="forbid")
     type: Literal["action"]

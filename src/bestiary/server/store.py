@@ -2,7 +2,7 @@
 
 A table row holds the lobby (seats, options, status) and, once started, the record header;
 each applied event is one row of ``events``, so a game's record is its header plus its events
-in ``seq`` order (RECORDS.md).
+in ``seq`` order (docs/records.md).
 
 The promise (docs/reliability.md, "Durability"): **no client ever sees an event the store has
 not committed.** Table actors queue their writes and then ask to be told when everything they

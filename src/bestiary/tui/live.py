@@ -275,7 +275,7 @@ class LiveTable:
         return [dict(e, t=t) for e, t in zip(self.state.events(), self.times, strict=True)]
 
     def save(self, path: str | Path) -> None:
-        """Write the game's record (RECORDS.md): header, then every event."""
+        """Write the game's record (docs/records.md): header, then every event."""
         write_record(path, self.state.header(), self.record_events())
 
 

@@ -1,7 +1,7 @@
 """Your legal critters moves as a short menu: a few groups, each opening onto its moves.
 
 Built only from ``legal_actions``, so no entry is one the engine would refuse. Labels are
-read off each action's record event (RECORDS.md), the engines' fixed interface.
+read off each action's record event (docs/records.md), the engines' fixed interface.
 
 >>> class Act:
 ...     def __init__(self, event): self.event = event

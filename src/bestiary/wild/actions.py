@@ -1,4 +1,4 @@
-"""Wild actions: small frozen values whose ``to_event()`` is exactly a RECORDS.md event line.
+"""Wild actions: small frozen values whose ``to_event()`` is exactly a docs/records.md event line.
 
 >>> Meet("ann", "bob").to_event()
 {'by': 'ann', 'do': 'meet', 'with': 'bob'}

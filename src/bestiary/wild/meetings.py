@@ -33,7 +33,7 @@ class Meeting:
         return self.second if player == self.first else self.first
 
     def to_dict(self) -> dict[str, Any]:
-        """The meeting as RECORDS.md's ``meetings`` entry."""
+        """The meeting as docs/records.md's ``meetings`` entry."""
         return {
             "players": [self.first, self.second],
             "call": self.call,

@@ -45,7 +45,7 @@ def check_options(options: Any, *, from_record: bool = False) -> dict[str, Any]:
     """Every option, checked by the game's schema (``INFO``); missing ones take their defaults.
 
     A new game refuses an unknown option name (most likely a typo); a record ignores it, as
-    RECORDS.md says of every unknown key. No wild option depends on another.
+    docs/records.md says of every unknown key. No wild option depends on another.
     """
     return {**INFO.defaults(), **INFO.check_options(options, from_record=from_record)}
 

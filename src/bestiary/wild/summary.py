@@ -1,4 +1,4 @@
-"""The omniscient final-state object of ``bestiary replay --json`` for wild (RECORDS.md)."""
+"""The omniscient final-state object of ``bestiary replay --json`` for wild (docs/records.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from bestiary.wild.view import Seen, dens
 
 
 def summary_of(state: Seen) -> dict[str, Any]:
-    """The final-state object of ``bestiary replay --json`` for wild (RECORDS.md)."""
+    """The final-state object of ``bestiary replay --json`` for wild (docs/records.md)."""
     offers: dict[str, dict[str, str] | None] = {}
     for p in state.players:
         offer = state.offer(p)
