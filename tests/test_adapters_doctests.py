@@ -20,6 +20,9 @@ MODULES = [
     ("bestiary.adapters.variants", None),
     ("bestiary.adapters.openspiel_critters", "pyspiel"),
     ("bestiary.adapters.openspiel_wild", "pyspiel"),
+    ("bestiary.adapters.encoding", None),
+    ("bestiary.adapters.generic_gym", "gymnasium"),
+    ("bestiary.adapters.generic_spiel", "pyspiel"),
 ]
 
 

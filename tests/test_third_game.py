@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any, SupportsFloat
 
 import pytest
 from bestiary_duel import Stand, Swap
@@ -160,3 +161,66 @@ def test_pettingzoo_wraps_it_through_the_generic_path() -> None:
         e.step(int(obs["action_mask"].nonzero()[0][-1]))
         steps += 1
     assert steps == 4 and list(info["winners"]) in ([1, 0], [0, 1], [1, 1])
+
+
+def test_gymnasium_wraps_it_through_the_generic_face() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    from bestiary.adapters.encoding import view_of
+    from bestiary.adapters.generic_gym import GameEnv, vector_env
+
+    env = GameEnv("duel", players=3)  # opponents: duel's declared default bot
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=5)
+    assert view_of(obs["observation"])["you"] == "player_0"  # the learner's own view only
+    assert "cards" not in view_of(obs["observation"])  # nobody else's card before the end
+    done, moves = False, 0
+    reward: SupportsFloat = 0.0
+    while not done:
+        obs, reward, done, _cut, info = env.step(int(obs["action_mask"].nonzero()[0][-1]))
+        moves += 1
+    assert moves == 2 and reward in (1.0, -1.0) and info["illegal_action"] == ""
+    env.reset(seed=5)
+    _obs, reward, done, _cut, info = env.step(40)  # not a legal id
+    assert done and reward == -1.0 and "not legal" in info["illegal_action"]
+    vec = vector_env("duel", 3, players=2, opponents="random")
+    batch, _ = vec.reset(seed=1)
+    assert batch["observation"].shape == (3, env.encoding.obs_size)
+
+
+def test_a_policy_plays_it_through_the_generic_encoding() -> None:
+    from bestiary.adapters.policies import policy_factory
+    from bestiary.core import agent
+    from bestiary.core.agent import register_bot
+
+    def swap_always(obs: dict[str, Any]) -> int:
+        return int(obs["action_mask"].nonzero()[0][-1])  # swap while the deck lasts
+
+    register_bot("duel", "policy-swapper", "a policy through the generic encoding")(
+        policy_factory(swap_always, "duel")
+    )
+    try:
+        args = "sim duel --players 2 --bots policy-swapper,duel-keeper --games 6 --jobs 1 --json"
+        result = runner.invoke(app, args.split())
+    finally:
+        agent._BOTS.pop(("duel", "policy-swapper"))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 6
+
+
+@pytest.mark.parametrize("serialize", [False, True])
+def test_openspiel_wraps_it_through_the_generic_face(serialize: bool) -> None:
+    import pyspiel
+
+    from bestiary.adapters import generic_spiel
+
+    game = pyspiel.load_game(
+        generic_spiel.SHORT_NAME, {"game": "duel", "players": 3, "options": '{"rounds": 3}'}
+    )
+    pyspiel.random_sim_test(game, num_sims=3, serialize=serialize, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(7)  # the deal of seed 7
+    engine = get_game("duel").new_game(["player_0", "player_1", "player_2"], {"rounds": 3}, 7)
+    seen = json.dumps(engine.view("player_0"), sort_keys=True)
+    assert state.observation_string(0) == f"p0 {seen}"
+    assert state.legal_actions() == [0, 1]  # stand, swap

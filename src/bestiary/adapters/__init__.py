@@ -1,4 +1,4 @@
-"""Research adapters: PettingZoo, Gymnasium and OpenSpiel faces of both games.
+"""Research adapters: PettingZoo, Gymnasium and OpenSpiel faces of every registered game.
 
 This package is the only place that imports ``pettingzoo``, ``gymnasium`` or ``pyspiel``
 (optional extras ``bestiary[rl]`` and ``bestiary[openspiel]``). Importing the package itself
@@ -10,6 +10,10 @@ needs neither: each library has its own modules.
 - ``gym_envs``: ``bestiary/Critters-v0`` and ``bestiary/Wild-v0`` against bots.
 - ``openspiel_critters``, ``openspiel_wild``: ``python_bestiary_critters``/``_wild`` games.
 - ``spiel_cells``: cheap copies for OpenSpiel's ``clone()``.
+- ``encoding``: the encoding a game declares (``GameInfo.faces.encoding``), else the generic one
+  from its view and legal actions; ``generic_aec`` (PettingZoo), ``generic_gym``
+  (``bestiary/Game-v0`` and ``vector_env``), ``generic_spiel`` (``python_bestiary_game``): the
+  faces any turn-based game gets from it, with no module of its own.
 - ``speed``: steps/s through each adapter and the peers (``bestiary bench --adapters``).
 
 See docs/rl.md for the encodings and the choices made.

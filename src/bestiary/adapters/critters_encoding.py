@@ -387,3 +387,8 @@ class CrittersEncoding:
     def observation_high(self, deck_size: int) -> FloatArray:
         """Upper bounds of the observation entries for a deck of ``deck_size`` cards."""
         return np.full(self.obs_size, float(max(deck_size, self.n)), dtype=np.float32)
+
+
+def from_view(view: Mapping[str, Any]) -> CrittersEncoding:
+    """The encoding of the table a seat's view shows (critters' ``GameInfo.faces.encoding``)."""
+    return CrittersEncoding(view["players"], view["kinds"], view["options"]["set_size"])

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from bestiary.adapters.encoding import encoding_for
 from bestiary.core.agent import Agent, make_bot
 from bestiary.core.errors import BadOption, IllegalAction
 from bestiary.core.game import get_game
@@ -113,21 +114,9 @@ def snapshot(model: Any) -> Policy:
 
 
 def encoding_from_view(game: str, view: Mapping[str, Any]) -> Any:
-    """The adapters' encoding of ``game`` for the table a seat's view shows.
-
-    The only per-game choice here: which encoding (players, deck kinds, options from the view).
-    """
-    # Imported here: each encoding pulls in its own game package.
-    options = view["options"]
-    if game == "critters":
-        from bestiary.adapters.critters_encoding import CrittersEncoding
-
-        return CrittersEncoding(view["players"], view["kinds"], options["set_size"])
-    if game == "wild":
-        from bestiary.adapters.wild_encoding import WildEncoding
-
-        return WildEncoding(view["players"], bool(options["objectives"]))
-    raise BadOption(f"no adapter encoding for the game {game!r} (critters, wild)")
+    """The adapters' encoding of ``game`` for the table a seat's view shows: the one the game
+    declares, else the generic one from its view and legal actions (``adapters.encoding``)."""
+    return encoding_for(game, view)
 
 
 class PolicyAgent:

@@ -274,3 +274,8 @@ class WildEncoding:
         high[self.offsets["quiet"]] = 1.0
         high[self.offsets["over"]] = 1.0
         return high
+
+
+def from_view(view: Mapping[str, Any]) -> WildEncoding:
+    """The encoding of the table a seat's view shows (wild's ``GameInfo.faces.encoding``)."""
+    return WildEncoding(view["players"], bool(view["options"]["objectives"]))

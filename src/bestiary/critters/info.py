@@ -78,6 +78,7 @@ INFO = GameInfo(
     faces=Faces(
         web="bestiary.critters:web",
         terminal="bestiary.tui.critters_table:BOARD",
+        encoding="bestiary.adapters.critters_encoding:from_view",
     ),
     analytics=ANALYTICS,
 )

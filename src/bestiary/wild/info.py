@@ -59,6 +59,7 @@ INFO = GameInfo(
     faces=Faces(
         web="bestiary.wild:web",
         terminal="bestiary.tui.wild_table:BOARD",
+        encoding="bestiary.adapters.wild_encoding:from_view",
     ),
     analytics=ANALYTICS,
 )

@@ -1,0 +1,181 @@
+"""Any registered turn-based game as a Gymnasium env against opponents: ``bestiary/Game-v0``.
+
+The face a game gets for free, from what it declares: its encoding (``GameInfo.faces.encoding``)
+or the generic one from its view and legal actions (``bestiary.adapters.encoding``). The
+learner plays one seat; every other seat is an opponent (a bot name, an ``Agent``, a policy or
+a snapshot, as in ``gym_envs``), each seeing only its own view. The game is played through the
+core ``Match`` driver (chance sampled by the driver from the env's seed), so it plays as it
+does in ``bestiary sim`` and at a live table.
+
+One step is one move of the learner; the opponents then play until the learner must act again.
+Reward +1 for a win (shared or not), -1 for a loss, at the end. A masked-out action ends the
+episode with ``illegal_reward`` and ``info["illegal_action"]`` (the reason; ``""`` otherwise).
+The last observation's mask is all ones (nothing is legal any more; see ``gym_envs``). Infos
+have the same keys at every step (``bestiary.adapters.infos``). ``vector_env`` runs ``n`` of
+them in Gymnasium's synchronous vector env.
+
+>>> import gymnasium
+>>> env = gymnasium.make("bestiary/Game-v0", game="critters", opponents="random")
+>>> sorted(env.reset(seed=1)[0])
+['action_mask', 'observation']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from bestiary.adapters.encoding import Encoding, ViewEncoding, encoding_for
+from bestiary.adapters.gym_envs import Opponents, _dict_space, _end_mask, _seating
+from bestiary.adapters.infos import step_info
+from bestiary.adapters.policies import opponent
+from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
+from bestiary.core.agent import Agent
+from bestiary.core.driver import Match
+from bestiary.core.errors import BadOption
+from bestiary.core.game import State, get_game
+
+Observation = dict[str, np.ndarray]
+
+
+class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """``game`` for one learner in ``seat`` against ``opponents`` (default: its default bot)."""
+
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
+
+    def __init__(
+        self,
+        game: str,
+        players: int = 2,
+        opponents: Opponents = None,
+        seat: int = 0,
+        options: Mapping[str, Any] | None = None,
+        illegal_reward: float = -1.0,
+        max_moves: int = 5_000,
+        render_mode: str | None = None,
+    ) -> None:
+        try:
+            self.rules = get_game(game)
+        except KeyError as err:
+            raise BadOption(str(err.args[0])) from None
+        info = self.rules.info
+        if info.real_time:
+            raise BadOption(
+                f"{game} is real-time: the generic Gymnasium face takes turn-based games"
+            )
+        self.game = game
+        spec = info.default_bot if opponents is None else opponents
+        self.players, self.learner, self.opponent_specs = _seating(
+            game, players, info.min_players, info.max_players, seat, spec
+        )
+        self.options = dict(options or {})
+        probe = self.rules.new_game(self.players, self.options, seed=0)  # validates options
+        self.encoding: Encoding = encoding_for(game, probe.view(self.learner))
+        enc = self.encoding
+        # The generic observation's bytes are at most 127; a game's own encoding, unbounded here.
+        if isinstance(enc, ViewEncoding):
+            top = enc.observation_high()
+        else:
+            top = np.full(enc.obs_size, np.inf, dtype=np.float32)
+        self.observation_space = _dict_space(enc.obs_size, top, enc.size)
+        self.action_space = spaces.Discrete(enc.size)
+        self.illegal_reward = illegal_reward
+        self.max_moves = max_moves
+        self.render_mode = check_render_mode(render_mode)
+        self._state: State | None = None
+        self._match: Match | None = None
+        self._opponents = self._seat(random.Random(0))  # a bad opponent is refused now
+        self._moves = 0
+
+    def _seat(self, rng: random.Random) -> dict[str, Agent]:
+        others = [p for p in self.players if p != self.learner]
+        observe = self.encoding.observe  # an opponent's policy sees its view as the learner does
+        return {
+            p: opponent(spec, self.game, p, rng.randrange(2**63), None, observe)
+            for p, spec in zip(others, self.opponent_specs, strict=True)
+        }
+
+    @property
+    def game_state(self) -> State:
+        if self._state is None:
+            raise RuntimeError("call reset() before using the env")
+        return self._state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = random.Random(int(self.np_random.integers(2**63)))
+        self._state = self.rules.new_game(self.players, self.options, seed=rng.randrange(2**63))
+        table_seed = rng.randrange(2**63)
+        self._opponents = self._seat(rng)
+        self._match = Match(self.rules, self._state, self._opponents, seed=table_seed)
+        self._moves = 0
+        self._play_opponents()
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        state, match = self.game_state, self._match
+        assert match is not None
+        a = int(action)
+        mask = self.encoding.mask(state.legal_actions(self.learner))
+        if not 0 <= a < len(mask) or not mask[a]:
+            info = self._info(f"action {a} is not legal now")
+            return self._observe(over=True), self.illegal_reward, True, False, info
+        match.submit(self.learner, self.encoding.action(self.learner, a))
+        self._moves += 1
+        self._play_opponents()
+        if state.is_over:
+            reward = 1.0 if self.learner in state.winners() else -1.0
+            return self._observe(), reward, True, False, self._info()
+        truncated = self._moves >= self.max_moves
+        return self._observe(over=truncated), 0.0, False, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask now (the name sb3-contrib's MaskablePPO looks for)."""
+        state = self.game_state
+        if state.is_over or self._moves >= self.max_moves:
+            return _end_mask(self.encoding.size)
+        return self.encoding.mask(state.legal_actions(self.learner))
+
+    def render(self) -> str | None:
+        return show(lambda: str(self.game_state.view(None)), self.render_mode)
+
+    def _info(self, illegal: str = "") -> dict[str, Any]:
+        state = self.game_state
+        info = step_info(self.players, state.winners() if state.is_over else ())
+        info["illegal_action"] = illegal
+        return info
+
+    def _play_opponents(self) -> None:
+        """The driver plays the opponents (and samples chance) until the learner must act."""
+        match, state = self._match, self.game_state
+        assert match is not None
+        while not state.is_over and self._moves < self.max_moves:
+            if self.learner in state.actors:
+                return
+            due = match.next_due()
+            if due is None:
+                return
+            self._moves += sum(p.by is not None for p in match.advance(due))
+
+    def _observe(self, over: bool = False) -> Observation:
+        state = self.game_state
+        mask = _end_mask(self.encoding.size) if over else self.action_masks()
+        return {"observation": self.encoding.observe(state.view(self.learner)), "action_mask": mask}
+
+
+def vector_env(game: str, num_envs: int, **kwargs: Any) -> gymnasium.vector.SyncVectorEnv:
+    """``num_envs`` copies of ``GameEnv(game, **kwargs)`` stepped together (Gymnasium's own)."""
+    if not isinstance(num_envs, int) or num_envs < 1:
+        raise BadOption(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+    GameEnv(game, **kwargs)  # refuses a bad game, seat, opponent or option now, in one sentence
+    return gymnasium.vector.SyncVectorEnv([lambda: GameEnv(game, **kwargs)] * num_envs)
+
+
+gymnasium.register("bestiary/Game-v0", entry_point="bestiary.adapters.generic_gym:GameEnv")
