@@ -12,7 +12,7 @@ import typer
 
 from bestiary.core.driver import Pace
 from bestiary.core.errors import RecordError
-from bestiary.core.game import game_names, get_game, replay
+from bestiary.core.game import game_names, games, get_game, replay
 from bestiary.core.records import read_record
 from bestiary.server.settings import ServerSettings
 
@@ -180,17 +180,23 @@ def bench_command(
 
 @app.command("demo")
 def demo_command(
-    game: Annotated[str, typer.Argument(help="Only wild has a narrated demo.")] = "wild",
+    game: Annotated[
+        str | None,
+        typer.Argument(help="A game with a narrated demo (default: the first that has one)."),
+    ] = None,
     players: Annotated[int, typer.Option(help="Players at the table (2-6).")] = 4,
     seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
     delay: Annotated[float, typer.Option(help="Seconds between narrated lines.")] = 0.4,
 ) -> None:
-    """Watch bots play a narrated game of Call of the Wild in the terminal."""
-    if _check_game(game) != "wild":
-        raise _fail("the narrated demo is for wild")
-    from bestiary.demo import run_demo
+    """Watch bots play a narrated game in the terminal (Call of the Wild's demo)."""
+    from bestiary.core.info import resolve
 
-    run_demo(players=players, seed=seed, delay=delay)
+    with_demo = [g for g in games() if g.info.faces.demo is not None]
+    chosen = get_game(_check_game(game)) if game is not None else next(iter(with_demo), None)
+    if chosen is None or chosen.info.faces.demo is None:
+        named = ", ".join(g.info.name for g in with_demo) or "none"
+        raise _fail(f"there is no narrated demo of {game} (games with one: {named})")
+    resolve(chosen.info.faces.demo)(players=players, seed=seed, delay=delay)
 
 
 @app.command("serve")
@@ -515,7 +521,9 @@ def tournament_command(
 
 @app.command("baselines")
 def baselines_command(
-    game: Annotated[str, typer.Argument(help="critters, wild or both.")] = "both",
+    game: Annotated[
+        str, typer.Argument(help="A game with a baseline setting, or all of them.")
+    ] = "all",
     steps: Annotated[int, typer.Option(help="Learner env steps per agent (the budget).")] = 50_000,
     eval_games: Annotated[int, typer.Option(help="Games per cheap opponent.")] = 200,
     search_games: Annotated[int, typer.Option(help="critters: games against ismcts.")] = 50,
@@ -525,15 +533,17 @@ def baselines_command(
     seed: Annotated[int, typer.Option(help="Training and evaluation seed.")] = 1,
 ) -> None:
     """Train MaskablePPO and a masked DQN on each game (one core), save, evaluate."""
-    games = ["critters", "wild"] if game == "both" else [_check_game(game)]
     if steps < 1 or eval_games < 1 or search_games < 0:
         raise _fail("--steps and --eval-games must be at least 1, --search-games at least 0")
     try:
-        from bestiary.adapters.baselines import run_baselines
+        from bestiary.adapters.baselines import SETTINGS, run_baselines
     except ImportError as err:
         raise _fail(
             f"baselines need the learn extra (pip install 'bestiary[learn]'): {err}"
         ) from None
+    if game != "all" and _check_game(game) not in SETTINGS:
+        raise _fail(f"{game} has no baseline setting (games with one: {', '.join(SETTINGS)})")
+    games = list(SETTINGS) if game == "all" else [game]
     run_baselines(games, steps, Path(out), seed, eval_games, search_games, echo=typer.echo)
 
 

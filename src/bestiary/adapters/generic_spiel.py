@@ -41,7 +41,7 @@ from bestiary.core.game import State, get_game, redacted
 
 SHORT_NAME = "python_bestiary_game"
 DEFAULT_PARAMS: dict[str, Any] = {
-    "game": "critters",
+    "game": "",  # a registered game's name: there is no default
     "players": 2,
     "options": "{}",
     "deals": 1000,
@@ -73,6 +73,8 @@ class Table(Shared):
     def __init__(self, params: dict[str, Any]) -> None:
         self.params = {**DEFAULT_PARAMS, **params}
         name = str(self.params["game"])
+        if not name:
+            raise BadOption("name the game: python_bestiary_game takes a 'game' parameter")
         try:
             self.rules = get_game(name)
         except KeyError as err:

@@ -1,5 +1,2 @@
-"""Bots for both games; importing this package registers them (``bestiary.core.agent``)."""
-
-from bestiary.bots import critters, critters_search, wild, wild_exploiters
-
-__all__ = ["critters", "critters_search", "wild", "wild_exploiters"]
+"""Bots for the built-in games. Each game's info names its bot modules (``GameInfo.bots``);
+``bestiary.core.agent`` imports them with the game, and importing one registers its bots."""

@@ -190,6 +190,7 @@ class Faces:
     web: str | None = None
     terminal: str | None = None
     encoding: str | None = None
+    demo: str | None = None  # ``run_demo(players=, seed=, delay=)``: ``bestiary demo GAME``
 
     def web_folder(self) -> Path | None:
         """The folder of the browser board's files, if the game ships one."""

@@ -60,6 +60,7 @@ INFO = GameInfo(
         web="bestiary.wild:web",
         terminal="bestiary.tui.wild_table:BOARD",
         encoding="bestiary.adapters.wild_encoding:from_view",
+        demo="bestiary.demo:run_demo",
     ),
     analytics=ANALYTICS,
 )
