@@ -83,6 +83,8 @@ def test_the_lab_counts_it_in_its_own_words() -> None:
     result = runner.invoke(app, ["sim", "duel", "--players", "2", "--games", "20", "--jobs", "1"])
     assert result.exit_code == 0, result.stderr
     assert "tallies: swaps" in result.stdout and "meeting" not in result.stdout
+    assert "stalled (capped): 0 of 20" in result.stdout  # duel declares no stalls of its own
+    assert "Nightfall" not in result.stdout and "exhausted" not in result.stdout
     data = json.loads(
         runner.invoke(app, ["sim", "duel", "--games", "20", "--jobs", "1", "--json"]).stdout
     )

@@ -167,10 +167,13 @@ class Analytics:
     ``tallies`` names what ``State.tallies`` counts (wild: ``meetings``): the summary's JSON
     key, the prefix of the per-game table's columns (``meetings_mate``) and the printed label;
     ``mix`` is the JSON key of their shares; ``labels`` how a paired or sweep table names each
-    per-game count (``{"meetings_mate": "mates per game"}``); ``strategy`` the per-seat counts.
+    per-game count (``{"meetings_mate": "mates per game"}``); ``strategy`` the per-seat counts;
+    ``stalls`` the game's endings where the table stopped it rather than play ending it (wild:
+    ``nightfall``, its quiet clock; critters: ``exhausted``), the first one the headline stall.
     """
 
     tallies: str = "tallies"
+    stalls: tuple[str, ...] = ()
     mix: str = "tally_mix"
     labels: Mapping[str, str] = field(default_factory=dict)
     strategy: StrategyCounts | None = None

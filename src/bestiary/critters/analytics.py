@@ -36,4 +36,6 @@ def strategy(
     return tuple({k: float(v) for k, v in sorted(counts[p].items())} for p in players)
 
 
-ANALYTICS = Analytics(labels={"ending_exhausted": "exhausted share"}, strategy=strategy)
+ANALYTICS = Analytics(
+    labels={"ending_exhausted": "exhausted share"}, strategy=strategy, stalls=("exhausted",)
+)

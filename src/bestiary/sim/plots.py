@@ -328,9 +328,9 @@ def sweep_positions(sweep: SweepResult) -> tuple[list[float], list[str]]:
 
 def _share_metrics(summaries: Sequence[Summary]) -> dict[str, list[tuple[float, float, float]]]:
     """Per point: (share, low, high) of stalls, ties and 0-0 games."""
-    stall = "Nightfall" if summaries[0].real_time else "stalled"
+    stall = summaries[0].headline_stall()[0]
     counts = {
-        stall: [s.endings.get("nightfall", 0) if s.real_time else s.stalls for s in summaries],
+        stall: [s.headline_stall()[1] for s in summaries],
         "ties": [s.ties for s in summaries],
         "0-0": [s.zero_zero for s in summaries],
     }

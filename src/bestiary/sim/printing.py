@@ -265,16 +265,13 @@ def sweep_cells(points: Sequence[SweepPoint]) -> list[tuple[str, list[str]]]:
                 ],
             )
         )
-    stall = "Nightfall" if first.real_time else "stalled"
+    stall = first.headline_stall()[0]
+    metric = f"ending_{first.stall_endings[0]}"  # the game's own first stall (paired metric)
     rows.append(
         (
             stall,
             [
-                share_cell(
-                    p,
-                    s.endings.get("nightfall", 0) if s.real_time else s.stalls,
-                    "ending_nightfall" if s.real_time else "ending_exhausted",
-                )
+                share_cell(p, s.headline_stall()[1], metric)
                 for p, s in zip(points, summaries, strict=True)
             ],
         )

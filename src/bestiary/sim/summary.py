@@ -23,8 +23,9 @@ from bestiary.sim.stats import (
     mean_interval,
 )
 
-# Endings where nobody played the game out: the table stopped it (quiet clock, no moves left).
-STALLS = ("nightfall", "exhausted", "capped")
+# The driver's own stall (the move cap); each game names its own (``GameInfo.analytics.stalls``:
+# endings where nobody played the game out, the table stopped it: quiet clock, no moves left).
+CAPPED = "capped"
 # A result "rests mostly" on stalls or ties past these shares (docs/sim.md, "Warnings").
 MOSTLY = 0.5
 SCORELESS = 0.25
@@ -139,8 +140,21 @@ class Summary:
         return count / self.games if self.games else 0.0
 
     @property
+    def stall_endings(self) -> tuple[str, ...]:
+        """The game's stall endings in its own words, and the driver's cap."""
+        return (*get_game(self.game).info.analytics.stalls, CAPPED)
+
+    @property
     def stalls(self) -> int:
-        return sum(self.endings.get(ending, 0) for ending in STALLS)
+        return sum(self.endings.get(ending, 0) for ending in self.stall_endings)
+
+    def headline_stall(self) -> tuple[str, int]:
+        """What the lab shows first of the stalls: a real-time game's own stall (wild's
+        Nightfall, its quiet clock), else every stall together."""
+        if self.real_time and self.stall_endings[0] != CAPPED:
+            first = self.stall_endings[0]
+            return first.capitalize(), self.endings.get(first, 0)
+        return "stalled", self.stalls
 
     @property
     def real_time(self) -> bool:
@@ -150,16 +164,15 @@ class Summary:
         """The lines every output shows: stall share (Nightfall always for real-time games),
         ties and scoreless games."""
         lines = []
-        if self.real_time:
-            night = self.endings.get("nightfall", 0)
+        label, count = self.headline_stall()
+        if label != "stalled":
             lines.append(
-                f"Nightfall ended {night:,} of {self.games:,} games ({self.share(night):.1%})"
+                f"{label} ended {count:,} of {self.games:,} games ({self.share(count):.1%})"
             )
         else:
-            stalled = self.stalls
             lines.append(
-                f"stalled (exhausted or capped): {stalled:,} of {self.games:,} games "
-                f"({self.share(stalled):.1%})"
+                f"stalled ({' or '.join(self.stall_endings)}): {count:,} of {self.games:,} games "
+                f"({self.share(count):.1%})"
             )
         lines.append(
             f"shared wins (ties): {self.ties:,} ({self.share(self.ties):.1%}); "
@@ -171,9 +184,10 @@ class Summary:
         """Warnings in words when the win rates rest mostly on stalls, ties or scoreless games."""
         out = []
         if self.share(self.stalls) > MOSTLY:
+            seen = ", ".join(k for k in self.stall_endings if self.endings.get(k))
             out.append(
                 f"{self.share(self.stalls):.0%} of games ended in a stall "
-                f"({', '.join(k for k in STALLS if self.endings.get(k))}), not by play: the win "
+                f"({seen}), not by play: the win "
                 "rates mostly measure who was ahead when the table stopped."
             )
         if self.share(self.ties) > MOSTLY:
@@ -262,7 +276,9 @@ class Summary:
         }
         if self.ticks:
             data["ticks"] = {"mean": round(fmean(self.ticks), 6), "median": median(self.ticks)}
-            data["nightfall_share"] = round(self.share(self.endings.get("nightfall", 0)), 6)
+            label, count = self.headline_stall()
+            if label != "stalled":
+                data[f"{label.lower()}_share"] = round(self.share(count), 6)
         if self.outcomes:
             words = get_game(self.game).info.analytics
             data[words.tallies] = dict(sorted(self.outcomes.items()))

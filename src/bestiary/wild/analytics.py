@@ -76,6 +76,7 @@ def _points(result: str, bonus: bool) -> int:
 ANALYTICS = Analytics(
     tallies="meetings",
     mix="meeting_mix",
+    stalls=("nightfall",),
     labels={
         "meetings_mate": "mates per game",
         "meetings_eat": "eats per game",
