@@ -9,6 +9,7 @@ driver and the adapters' generic faces know it only through the registry and its
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -226,3 +227,20 @@ def test_openspiel_wraps_it_through_the_generic_face(serialize: bool) -> None:
     seen = json.dumps(engine.view("player_0"), sort_keys=True)
     assert state.observation_string(0) == f"p0 {seen}"
     assert state.legal_actions() == [0, 1]  # stand, swap
+
+
+def test_bestiary_demo_tells_it_with_the_generic_board() -> None:
+    result = runner.invoke(app, ["demo", "duel", "--players", "3", "--seed", "2", "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    assert "`bestiary sim duel --players 3 --bots duel-keeper --games 1 --seed 2`" in " ".join(
+        result.output.split()
+    )
+    moves = [line for line in result.output.splitlines() if line.startswith(("p1: ", "p2: "))]
+    assert len(moves) == 4  # two rounds of p1 and p2 (p3's lines too, below)
+    line_up = ["--players", "3", "--bots", "duel-keeper", "--games", "1", "--seed", "2"]
+    sim = runner.invoke(app, ["sim", "duel", *line_up, "--jobs", "1", "--json"])
+    seats = json.loads(sim.stdout)["seats"]
+    winners = {f"p{label.split()[-1]}" for label, row in seats.items() if row["wins"]}
+    said = result.output.strip().splitlines()[-1]  # "p3 wins." / "p1 and p2 share the win."
+    assert said.endswith(("wins.", "share the win."))
+    assert set(re.findall(r"p\d", said)) == winners  # the same game as bestiary sim's

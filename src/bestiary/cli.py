@@ -182,21 +182,26 @@ def bench_command(
 def demo_command(
     game: Annotated[
         str | None,
-        typer.Argument(help="A game with a narrated demo (default: the first that has one)."),
+        typer.Argument(help="The game (default: the first with a narrated demo of its own)."),
     ] = None,
     players: Annotated[int, typer.Option(help="Players at the table (2-6).")] = 4,
     seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
     delay: Annotated[float, typer.Option(help="Seconds between narrated lines.")] = 0.4,
 ) -> None:
-    """Watch bots play a narrated game in the terminal (Call of the Wild's demo)."""
+    """Watch bots play a narrated game in the terminal (Call of the Wild's demo by default; a
+    game with no demo of its own is told by its terminal board's words)."""
     from bestiary.core.info import resolve
 
-    with_demo = [g for g in games() if g.info.faces.demo is not None]
-    chosen = get_game(_check_game(game)) if game is not None else next(iter(with_demo), None)
-    if chosen is None or chosen.info.faces.demo is None:
-        named = ", ".join(g.info.name for g in with_demo) or "none"
-        raise _fail(f"there is no narrated demo of {game} (games with one: {named})")
-    resolve(chosen.info.faces.demo)(players=players, seed=seed, delay=delay)
+    if game is None:
+        with_demo = [g.info.name for g in games() if g.info.faces.demo is not None]
+        game = with_demo[0] if with_demo else game_names()[0]
+    demo = get_game(_check_game(game)).info.faces.demo
+    if demo is not None:
+        resolve(demo)(players=players, seed=seed, delay=delay)
+        return
+    from bestiary.tui.watch import run_watch
+
+    run_watch(game, players, seed, delay)
 
 
 @app.command("serve")

@@ -9,18 +9,16 @@ events come through the game's ``redact``.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterator
 
 from rich.console import Console
 from rich.table import Table
 
-from bestiary.core.driver import MAX_TICKS, Pace
+from bestiary.core.driver import MAX_TICKS
 from bestiary.sim.runner import GameSpec, start_match
-from bestiary.sim.seating import sim_specs
 from bestiary.tui.live import LiveTable, Told
-from bestiary.tui.run import terminal_bot
+from bestiary.tui.watch import opening, watch_spec
 from bestiary.wild import CREATURES, GAME, SOUNDS, WildState, describe_meeting
 
 
@@ -28,8 +26,7 @@ def demo_spec(players: int, seed: int) -> GameSpec:
     """The demo's game as ``bestiary sim`` states it: game 0 of
     ``bestiary sim wild --players N --bots BOT --games 1 --seed S``, with the terminal's
     default bot in every seat."""
-    bot = terminal_bot(GAME.info.name, Pace())
-    return sim_specs(GAME.info.name, [bot], players, 1, seed)[0]
+    return watch_spec(GAME.info.name, players, seed)
 
 
 def demo_table(players: int, seed: int) -> LiveTable:
@@ -105,23 +102,10 @@ def run_demo(
 ) -> None:
     """Narrate a bot-vs-bot game with ``players`` seats in the terminal."""
     console = console or Console()
-    info = GAME.info
-    if not info.min_players <= players <= info.max_players:
-        console.print(
-            f"[red]error:[/] {info.name} takes {info.min_players} to {info.max_players} "
-            f"players, not {players}"
-        )
+    table = opening(console, GAME.info.name, players, seed)
+    if table is None:
         return
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    table = demo_table(players, seed)
     state = wild_state(table)
-    bot = demo_spec(players, seed).bots[0]
-    console.print(f"[bold]{info.title}[/]: {', '.join(state.players)} (seed {seed})")
-    console.print(
-        f"Every seat is the {bot!r} bot; this is the game that `bestiary sim {info.name} "
-        f"--players {players} --bots {bot} --games 1 --seed {seed}` plays."
-    )
     calls = ", ".join(f"{c} {SOUNDS[c]!r}" for c in CREATURES)
     console.print(f"The Calls: {calls}")
     console.print("Food chain: " + " → ".join((*CREATURES, CREATURES[0])))
