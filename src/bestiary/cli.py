@@ -35,6 +35,9 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_BAD_INPUT)
 
 
+GAME_HELP = "A registered game (bestiary.games entry points: wild, critters, any installed)."
+
+
 def _check_game(name: str) -> str:
     if name not in game_names():
         raise _fail(f"unknown game {name!r}; choose one of {', '.join(game_names())}")
@@ -70,7 +73,7 @@ def replay_command(
 
 @app.command("play")
 def play_command(
-    game: Annotated[str, typer.Argument(help="wild or critters.")],
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
     bots: Annotated[
         str | None,
@@ -104,7 +107,7 @@ def play_command(
 
 @app.command("bench")
 def bench_command(
-    game: Annotated[str, typer.Argument(help="wild, critters, or server (load over WebSockets).")],
+    game: Annotated[str, typer.Argument(help="A registered game, or server.")],
     players: Annotated[int, typer.Option(help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(help="Games to play.")] = 2000,
     seed: Annotated[int, typer.Option(help="First seed; game i uses seed+i.")] = 1,
@@ -312,7 +315,7 @@ def serve_command(
 
 @app.command("sim")
 def sim_command(
-    game: Annotated[str | None, typer.Argument(help="wild or critters.")] = None,
+    game: Annotated[str | None, typer.Argument(help=GAME_HELP)] = None,
     players: Annotated[int, typer.Option(help="Players per game.")] = 4,
     bots: Annotated[
         str | None,
@@ -486,7 +489,7 @@ def ladder_command(
 
 @app.command("tournament")
 def tournament_command(
-    game: Annotated[str, typer.Argument(help="wild or critters.")],
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
     pool: Annotated[str, typer.Option(help="Comma-separated bot names.")],
     players: Annotated[int, typer.Option(help="Players per game.")] = 2,
     games: Annotated[
