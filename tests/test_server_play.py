@@ -196,6 +196,33 @@ def test_critters_unanswered_action_is_allowed(server: LiveServer, http: httpx.C
     header, events = parse_lines(record.text.splitlines())
     lines = [event for _, event in events]
     assert ("ann", "allow") in [(e.get("by"), e["do"]) for e in lines]
+    # the clock's answers are marked, so the log can say the time ran out; nothing else is
+    clocked = [e for e in lines if e.get("by") == "ann" and e["do"] == "allow"]
+    assert all(e.get("timeout") is True for e in clocked)
+    assert not any(e.get("timeout") for e in lines if e not in clocked)
     assert all("t" in e for e in lines)
     assert replay(header, events).summary() == state["summary"]
+    ann.close()
+
+
+def test_critters_turn_clock_moves_for_a_silent_person(
+    server: LiveServer, http: httpx.Client
+) -> None:
+    code, (token,) = table_of(http, "critters", ["ann"], ["greedy"], turn_seconds=0.2)
+    ann = TableSocket(server, code, token)
+    # ann never moves: her turns are shown with a clock, and a bot makes her moves when it ends
+    clocked = ann.wait_state(
+        lambda m: m["over"] or (m["view"]["turn"] == "ann" and not m["view"]["awaiting"]),
+        "ann's turn",
+    )
+    assert clocked["over"] or 0 < clocked["timers"]["turn"] <= 0.2
+    moved: list[dict[str, Any]] = []
+    while len(moved) < 3:
+        state = ann.recv()
+        if state.get("type") != "state":
+            continue
+        moved += [e for e in state["events"] if e.get("by") == "ann"]
+        if state["over"]:
+            break
+    assert moved and all(e.get("timeout") is True for e in moved)
     ann.close()

@@ -218,18 +218,22 @@ class GreedyBot(CritterBot):
         return greedy_move(moves, Position.from_view(view), self.rng)
 
 
-def _register(name: str, description: str, cls: type[CritterBot], rank: int) -> None:
+def _register(name: str, description: str, cls: type[CritterBot], rank: int, persona: str) -> None:
     def factory(player: str, rng: random.Random) -> CritterBot:
         return cls(player, rng)
 
-    register_bot("critters", name, description, rank=rank)(factory)
+    register_bot("critters", name, description, rank=rank, persona=persona)(factory)
 
 
-# Ranks follow the ladder of docs/bots.md (higher is stronger).
-_register("random", "Plays uniformly random legal moves.", RandomBot, 0)
+# Ranks follow the ladder of docs/bots.md (higher is stronger); the last sentence of each is
+# what the lobby tells a person about it.
+_register(
+    "random", "Plays uniformly random legal moves.", RandomBot, 0, "Plays any legal move at random."
+)
 _register(
     "greedy",
     "Completes sets, saves NO! for steals and turns Ultimate Collector on the leader.",
     GreedyBot,
     1,
+    "Completes its sets, keeps NO! for steals and goes after the leader.",
 )

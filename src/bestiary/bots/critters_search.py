@@ -116,6 +116,7 @@ class IsmctsBot(CritterBot):
     " overrules greedy's favourite only on a sure paired gain.",
     rank=2,
     seconds=ISMCTS_MILLIS / 1000,
+    persona="Thinks ahead about what the others may hold before each move (up to a second).",
 )
 def _ismcts(player: str, rng: random.Random) -> IsmctsBot:
     return IsmctsBot(player, rng)

@@ -363,24 +363,54 @@ class CautiousBot(ReaderBot):
         return super().answer(view, other, call)
 
 
-def _register(name: str, description: str, cls: type[WildBot], rank: int) -> None:
+def _register(name: str, description: str, cls: type[WildBot], rank: int, persona: str) -> None:
     def factory(player: str, rng: random.Random) -> WildBot:
         return cls(player, rng)
 
-    register_bot("wild", name, description, rank=rank)(factory)
+    register_bot("wild", name, description, rank=rank, persona=persona)(factory)
 
 
-# Ranks follow the 4-player tournament of docs/balance.md (higher is stronger).
-_register("random", "Plays random legal moves, pausing now and then.", RandomBot, 0)
-_register("honest", "Always mates: offers its cards with their own Calls.", HonestBot, 1)
-_register("hunter", "Always hunts: answers a Call with the creature that eats it.", HunterBot, 2)
+# Ranks follow the 4-player tournament of docs/balance.md (higher is stronger); the last
+# sentence of each is what the lobby tells a person about it.
 _register(
-    "trickster", "Honest with the trusted; double-crosses callers it suspects.", TricksterBot, 3
+    "random",
+    "Plays random legal moves, pausing now and then.",
+    RandomBot,
+    0,
+    "Plays at random: easy to read, easy to beat.",
+)
+_register(
+    "honest",
+    "Always mates: offers its cards with their own Calls.",
+    HonestBot,
+    1,
+    "Always makes its card's own Call: meet it to mate.",
+)
+_register(
+    "hunter",
+    "Always hunts: answers a Call with the creature that eats it.",
+    HunterBot,
+    2,
+    "Always hunts: answers your Call with the creature that eats yours.",
+)
+_register(
+    "trickster",
+    "Honest with the trusted; double-crosses callers it suspects.",
+    TricksterBot,
+    3,
+    "Honest with players it trusts; turns on those it suspects.",
 )
 _register(
     "reader",
     "Tracks how often each player hunts and picks card, Call and partner by expected points.",
     ReaderBot,
     5,
+    "Watches who bluffs and picks the card, Call and partner worth the most.",
 )
-_register("cautious", "A reader that refuses to meet players it distrusts.", CautiousBot, 4)
+_register(
+    "cautious",
+    "A reader that refuses to meet players it distrusts.",
+    CautiousBot,
+    4,
+    "Watches who bluffs and will not meet anyone it distrusts.",
+)

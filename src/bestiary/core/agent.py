@@ -33,7 +33,9 @@ AgentFactory = Callable[[str, random.Random], Agent]
 @dataclass(frozen=True)
 class BotEntry:
     """A registered bot. ``rank`` orders bots by strength (higher is stronger, as measured in
-    docs/bots.md); ``seconds`` is about how long it thinks per decision at its defaults."""
+    docs/bots.md); ``seconds`` is about how long it thinks per decision at its defaults;
+    ``persona`` says in a player's words how it plays (the lobby's menu), ``description`` in
+    a designer's (the ladder's tables)."""
 
     game: str
     name: str
@@ -41,21 +43,33 @@ class BotEntry:
     factory: AgentFactory
     rank: int = 0
     seconds: float = 0.0
+    persona: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "rank": self.rank}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "rank": self.rank,
+            "persona": self.persona or self.description,
+        }
 
 
 _BOTS: dict[tuple[str, str], BotEntry] = {}
 
 
 def register_bot(
-    game: str, name: str, description: str, rank: int = 0, seconds: float = 0.0
+    game: str,
+    name: str,
+    description: str,
+    rank: int = 0,
+    seconds: float = 0.0,
+    persona: str = "",
 ) -> Callable[[AgentFactory], AgentFactory]:
     """Decorator: register ``factory(player, rng) -> Agent`` as bot ``name`` for ``game``."""
 
     def decorate(factory: AgentFactory) -> AgentFactory:
-        _BOTS[(game, name)] = BotEntry(game, name, description, factory, rank, seconds)
+        entry = BotEntry(game, name, description, factory, rank, seconds, persona)
+        _BOTS[(game, name)] = entry
         return factory
 
     return decorate
@@ -89,6 +103,24 @@ def default_bot(game: str, budget_seconds: float | None = None) -> str:
     fitting = [e for e in entries if budget_seconds is None or e.seconds <= budget_seconds]
     best = max(fitting or entries, key=lambda e: (e.rank, -e.seconds, e.name))
     return best.name
+
+
+LEVELS = ("easy", "medium", "hard")
+
+
+def bot_levels(game: str) -> dict[str, str]:
+    """Each bot's level for people choosing one: the bots that play to win (rank 0 and up),
+    weakest first, split into easy, medium and hard thirds; the yardsticks (rank below 0)
+    are ``practice`` (set habits to learn against).
+
+    >>> bot_levels("critters")
+    {'random': 'easy', 'greedy': 'medium', 'ismcts': 'hard'}
+    """
+    entries = bot_entries(game)
+    ranked = sorted((e for e in entries if e.rank >= 0), key=lambda e: (e.rank, -e.seconds))
+    out = {e.name: LEVELS[i * len(LEVELS) // len(ranked)] for i, e in enumerate(ranked)}
+    out.update({e.name: "practice" for e in entries if e.rank < 0})
+    return out
 
 
 def make_bot(game: str, name: str, player: str, seed: int) -> Agent:

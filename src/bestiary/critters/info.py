@@ -17,14 +17,17 @@ OPTIONS = (
         "choice",
         3,
         choices=(2, 3, 4),
-        description="cards in a full set (sheet: 3 or 4)",
+        description="cards in a full set (the printed rules: 3, or 4 for a longer game)",
     ),
     OptionSpec(
         "sets_to_win",
         "choice",
         3,
         choices=(1, 2, 3, 4),
-        description="full sets of different kinds needed to win (sheet: 3 or 4; 4: 2 to 4 players)",
+        description=(
+            "full sets of different kinds needed to win"
+            " (the printed rules: 3, or 4 for a longer game with 2 to 4 players)"
+        ),
     ),
     OptionSpec(
         "hand_limit",

@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from bestiary.core.agent import bot_entries
+from bestiary.core.agent import LEVELS, bot_entries, bot_levels
 from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
 from bestiary.server.bodycap import BodyCap
@@ -36,6 +36,7 @@ from bestiary.server.protocol import (
     error_message,
     parse_client_message,
 )
+from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store
 from bestiary.server.table import Table, TableError, TableSettings
@@ -64,6 +65,9 @@ class CreateTable(BaseModel):
     tick_seconds: float | None = Field(default=None, gt=0, le=10)
     bot_pause: float | None = Field(
         default=None, ge=0, le=10, description="Turn-based games: seconds a bot's move waits."
+    )
+    turn_seconds: float | None = Field(
+        default=None, gt=0, le=3600, description="Turn-based games: a person's turn clock."
     )
     start: bool = Field(default=False, description="Start at once (every seat must be filled).")
 
@@ -173,12 +177,24 @@ def create_app(
     async def games() -> list[dict[str, Any]]:
         """Every registered game's self-description (options schema, vocabulary) and bots."""
         return [
-            {
-                **rules.info.as_json(),
-                "bots": [e.as_json() for e in bot_entries(rules.info.name)],
-            }
+            {**rules.info.as_json(), "bots": _bot_menu(rules.info.name)}
             for rules in registered_games()
         ]
+
+    @app.get("/api/reach")
+    async def reach(request: Request) -> dict[str, Any]:
+        """Where friends on other machines can reach this server: ``friends`` (addresses to
+        share, from the address ``bestiary serve`` listens on), ``local_only`` (it listens on
+        this machine only; None: not known) and ``port``."""
+        bind: tuple[str, int] | None = getattr(request.app.state, "bind", None)
+        if bind is None:
+            return {"friends": [], "local_only": None, "port": request.url.port}
+        host, port = bind
+        return {
+            "friends": friend_addresses(host, port),
+            "local_only": is_loopback(host),
+            "port": port,
+        }
 
     @app.get("/api/decks")
     async def decks() -> list[dict[str, Any]]:
@@ -214,6 +230,7 @@ def create_app(
             think_seconds=defaults.think_seconds,
             stand_in=defaults.stand_in,
             bot_pause=defaults.bot_pause if request.bot_pause is None else request.bot_pause,
+            turn_seconds=request.turn_seconds or defaults.turn_seconds,
         )
         # The table is set up before anyone else can see it (no await until it is open), so a
         # refusal at any step leaves nothing stored or listed.
@@ -325,6 +342,15 @@ def create_app(
             writer.cancel()
 
     return app
+
+
+def _bot_menu(game: str) -> list[dict[str, Any]]:
+    """The game's bots as people choose them: weakest first, each with its level (easy, medium,
+    hard, then the practice bots) beside its name and persona."""
+    levels = bot_levels(game)
+    order = {level: i for i, level in enumerate((*LEVELS, "practice"))}
+    entries = sorted(bot_entries(game), key=lambda e: (order[levels[e.name]], e.rank, e.name))
+    return [{**e.as_json(), "level": levels[e.name]} for e in entries]
 
 
 async def _serve(

@@ -15,6 +15,7 @@ from starlette.types import ASGIApp
 from bestiary.server.app import create_app
 from bestiary.server.gate import Gate, gated_protocols
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
+from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 
@@ -86,6 +87,7 @@ def serve(
         log.warning("only %d descriptors: --max-connections lowered to that", room)
         limits = dataclasses.replace(limits, max_connections=room)
     app = create_app(db, settings, rate=rate, server=limits)
+    app.state.bind = (host, port)  # /api/reach: the table page's hint for friends
     settle_heap()
     if not quiet:
         for line in addresses(host, port):
@@ -118,16 +120,12 @@ def addresses(host: str, port: int) -> list[str]:
     """What to open, and what to give friends: every address this server answers on."""
     lines = [f"bestiary is serving at http://localhost:{port}/ (open it in your browser)"]
     if host in ("0.0.0.0", "::"):
-        try:
-            names = socket.gethostbyname_ex(socket.gethostname())[2]
-        except OSError:
-            names = []
-        shared = [ip for ip in names if not ip.startswith("127.")]
-        for ip in shared:
-            lines.append(f"friends on your network open http://{ip}:{port}/")
+        shared = friend_addresses(host, port)
+        for url in shared:
+            lines.append(f"friends on your network open {url}")
         if not shared:
             lines.append(f"friends on your network open http://<this machine's address>:{port}/")
-    elif host not in ("127.0.0.1", "localhost", "::1"):
+    elif not is_loopback(host):
         lines = [f"bestiary is serving at http://{host}:{port}/"]
     else:
         lines.append(

@@ -65,6 +65,9 @@ class TableSettings:
     # turn-based games: the time a bot's move waits, so people can follow it (None: the Pace's
     # own, 4 ticks; `bestiary serve` and the lobby's form offer 1 s)
     bot_pause: float | None = None
+    # turn-based games: a person's turn clock; when it runs out, a bot makes that one move for
+    # them and the log says so (None: no clock, the table waits)
+    turn_seconds: float | None = 90.0
 
     @property
     def pace(self) -> Pace:
@@ -93,6 +96,7 @@ class TableSettings:
             "stand_in": self.stand_in,
             "think_seconds": self.think_seconds,
             "bot_pause": self.bot_pause,
+            "turn_seconds": self.turn_seconds,
         }
 
     @classmethod
@@ -208,6 +212,8 @@ class Table:
         self._t0 = 0.0  # clock time of tick 0
         self._t_offset = 0.0  # seconds of play before tick 0 (a restored game)
         self._timer: Handle | None = None
+        self._turn: Handle | None = None  # the turn clock of the person to move
+        self._turn_due: float | None = None
         self._busy: str | None = None  # "thinking" or "waiting" (to send at its tick)
         self._held: deque[tuple[Callable[[], None], bool]] = deque()  # jobs, whether they reveal
         self._settling = False
@@ -265,6 +271,7 @@ class Table:
             if seat.grace:
                 seat.grace.cancel()
         self._cancel_timer()
+        self._stop_turn_clock()
         self.store.unwatch(self._storage)
         if self._task:
             self._task.cancel()
@@ -678,6 +685,50 @@ class Table:
     def _tick_time(self, tick: int) -> float:
         return self._t_offset + tick * self.pace.tick_seconds
 
+    # the turn clock (turn-based games): a person to move has ``turn_seconds``
+
+    def _stop_turn_clock(self) -> None:
+        if self._turn is not None:
+            self._turn.cancel()
+        self._turn = self._turn_due = None
+
+    def _turn_clock(self) -> None:
+        """Start the turn clock of the person who must move now, if any (re-armed after every
+        change; answers have the driver's own answer clock)."""
+        self._stop_turn_clock()
+        seconds, state, match = self.settings.turn_seconds, self.state, self.match
+        if seconds is None or self.game.info.real_time or state is None or match is None:
+            return
+        if state.is_over or self.status != "playing":
+            return
+        people = [p for p in state.actors if p not in match.agents]
+        if not people or state.timeout_action(people[0]) is not None:
+            return
+        self._turn_due = self.clock.now() + seconds
+        self._turn = self._later(seconds, partial(self._turn_over, people[0], self.seq))
+
+    def _turn_over(self, player: str, seq: int) -> None:
+        """The clock ran out: the table's quick bot makes this one move for ``player``."""
+        self._turn = None
+        if self.seq != seq or self.status != "playing" or self.paused is not None:
+            if self.seq == seq and self.status == "playing":
+                self._turn_clock()  # paused: the player gets a whole turn when play resumes
+            return
+        if self._hold(partial(self._turn_over, player, seq)):
+            return
+        state, match = self.state, self.match
+        if self.seq != seq or state is None or match is None or player in match.agents:
+            return
+        if player not in state.actors or not (legal := state.legal_actions(player)):
+            return
+        try:
+            stand_in = make_bot(self.game_name, default_bot(self.game_name, 0.0), player, 0)
+        except ValueError:
+            return  # a game with no bot: the table waits for its player
+        action = stand_in.act(state.view(player), legal) or legal[0]
+        events = match.submit(player, action)
+        self._publish([Played(match.tick, player, events)], None, None, t=self._game_time())
+
     def _cancel_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
@@ -778,11 +829,18 @@ class Table:
         events: list[Event] = []
         for step in played:
             stamp = round(self._tick_time(step.tick) if t is None else t, 3)
+            # The driver's own moves are its bots' and, for a seat no bot plays, the answer
+            # the clock gave when it ran out: marked, so the log says so (records ignore it).
+            timed_out = actor is None and step.by is not None and step.by not in match.agents
             for event in step.events:
+                if timed_out and event.get("by") == step.by:
+                    event = {**event, "timeout": True}
                 self.seq += 1
                 self.store.append_event(self.code, self.seq, {**event, "t": stamp})
                 events.append(event)
         self._busy = None  # whatever thought these events is done
+        if events or always:
+            self._turn_clock()  # before the messages are made: they show it
         if events or always:
             finished = self.state.is_over and self.status == "playing"
             if finished:
@@ -826,6 +884,7 @@ class Table:
         self._arm()
 
     def _finish(self) -> None:
+        self._stop_turn_clock()
         self.status = "finished"
         self.finished = time.time()
         for seat in self.seats:
@@ -872,6 +931,8 @@ class Table:
         for name, due in self.match.deadlines().items():
             tick = min(due.values()) if isinstance(due, dict) else due
             out[name] = round(max(0.0, self._tick_time(tick) - now), 1)
+        if self._turn_due is not None:
+            out["turn"] = round(max(0.0, self._turn_due - self.clock.now()), 1)
         return out
 
     def _state_message(

@@ -2,8 +2,9 @@
 // a wild becomes); tableaus with full sets marked; the NO!/allow prompt with its countdown; the
 // log's sentences. Card names and descriptions come from /api/games.
 import { html } from "/static/lib.js";
-import { Control, Countdown, HowToPlay, Ruling, listing, plural } from "/static/ui.js";
+import { Control, Countdown, HowToPlay, Ruling } from "/static/ui.js";
 import { changed } from "/static/store.js";
+import { Who, a, capital, command, listing, plural, verb, who, whose } from "/static/words.js";
 
 const ICONS = {
   fox: "🦊", owl: "🦉", frog: "🐸", hedgehog: "🦔", otter: "🦦", rabbit: "🐇", raccoon: "🦝", squirrel: "🐿️",
@@ -26,64 +27,68 @@ function words(vocab) {
     const n = names[c] || c;
     return (vocab.kinds || []).includes(c) ? n.toLowerCase() : n;
   };
-  const tip = (c) => DOES[c] || `A ${name(c)}: three of a kind make a full set.`;
+  const tip = (c) => DOES[c] || `Put it down to grow your ${name(c)} set; full sets win.`;
   return { name, tip, wild: vocab.wild, actions: vocab.actions || [] };
 }
-const who = (p, me) => (p === me ? "you" : p);
-const Who = (p, me) => (p === me ? "You" : p);
-const whose = (p, me) => (p === me ? "your" : `${p}'s`);
 
-// One move in words, for its button and for the log.
-function describe(a, me, w, by = me) {
-  const s = by === me ? "" : "s";
+// One move in words, for the log ("ann puts down a fox") and, as the player's own, for its
+// button (`command`: "Put down a fox").
+function describe(m, me, w, by = me) {
+  const Who_ = Who(by, me);
+  const v = (base, s) => verb(by, me, base, s);
   const their = by === me ? "your" : "their";
-  switch (a.do) {
-    case "down": return a.card === w.wild ? `${Who(by, me)} put${s} down a wild as a ${w.name(a.as)}` : `${Who(by, me)} put${s} down a ${w.name(a.card)}`;
-    case "set": return `${Who(by, me)} play${s} a full ${w.name(a.kind)} set (${a.cards.map(w.name).join(", ")})`;
-    case "complete": return `${Who(by, me)} complete${s} ${their} ${w.name(a.kind)} set with ${a.cards.map(w.name).join(" and ")}`;
-    case "hop_over": return `${Who(by, me)} play${s} Hop Over on ${who(a.target, me)}, to take the ${w.name(a.card)} from ${whose(a.target, me)} ${w.name(a.kind)} set`;
-    case "game_changer": return `${Who(by, me)} play${s} Game Changer on ${who(a.target, me)}, to swap ${their} ${w.name(a.give.card)} (${w.name(a.give.kind)} set) for ${whose(a.target, me)} ${w.name(a.take.card)} (${w.name(a.take.kind)} set)`;
-    case "ultimate_collector": return `${Who(by, me)} play${s} Ultimate Collector on ${who(a.target, me)}, to steal ${whose(a.target, me)} full ${w.name(a.kind)} set`;
-    case "swap_wild": return `${Who(by, me)} swap${s} a ${w.name(a.kind)} in for the wild of ${their} full ${w.name(a.kind)} set; the wild joins ${their} ${w.name(a.to)} set`;
-    case "pass": return `${Who(by, me)} pass${by === me ? "" : "es"}`;
-    case "discard": return `${Who(by, me)} discard${s} a ${w.name(a.card)} (too many cards in hand)`;
-    case "no": return `${Who(by, me)} say${s} NO!`;
-    case "allow": return `${Who(by, me)} allow${s} it`;
+  const card = (c) => a(w.name(c));
+  switch (m.do) {
+    case "down": return m.card === w.wild ? `${Who_} ${v("put")} down ${card(m.card)} as ${card(m.as)}` : `${Who_} ${v("put")} down ${card(m.card)}`;
+    case "set": return `${Who_} ${v("play")} a full ${w.name(m.kind)} set (${m.cards.map(w.name).join(", ")})`;
+    case "complete": return `${Who_} ${v("complete")} ${their} ${w.name(m.kind)} set with ${listing(m.cards.map(w.name))}`;
+    case "hop_over": return `${Who_} ${v("play")} ${w.name("hop_over")} on ${who(m.target, me)} to take the ${w.name(m.card)} from ${whose(m.target, me)} ${w.name(m.kind)} set`;
+    case "game_changer": return `${Who_} ${v("play")} ${w.name("game_changer")} on ${who(m.target, me)} to swap ${their} ${w.name(m.give.card)} (${w.name(m.give.kind)} set) for ${whose(m.target, me)} ${w.name(m.take.card)} (${w.name(m.take.kind)} set)`;
+    case "ultimate_collector": return `${Who_} ${v("play")} ${w.name("ultimate_collector")} on ${who(m.target, me)} to steal ${whose(m.target, me)} full ${w.name(m.kind)} set`;
+    case "swap_wild": return `${Who_} ${v("swap")} ${card(m.kind)} in for the wild of ${their} full ${w.name(m.kind)} set; the wild joins ${their} ${w.name(m.to)} set`;
+    case "pass": return `${Who_} ${v("pass", "es")}`;
+    case "discard": return `${Who_} ${v("discard")} ${card(m.card)} (too many cards in hand)`;
+    case "no": return `${Who_} ${v("say")} NO!`;
+    case "allow": return `${Who_} ${v("allow")} it`;
     case "reshuffle": return "The centre pile is shuffled into a new Draw Pile";
-    default: return `${Who(by || "The table", me)}: ${a.do}`;
+    default: return `${by ? Who_ : "The table"}: ${m.do}`;
   }
 }
 
-// What an allowed action card did, in the past tense of the log.
+// What an allowed action card does, after the answer's colon (so it starts in lower case).
 function effect(p, me, w) {
   const by = p.by;
   switch (p.do) {
-    case "hop_over": return `${Who(by, me)} ${by === me ? "take" : "takes"} the ${w.name(p.card)} from ${whose(p.target, me)} ${w.name(p.kind)} set.`;
-    case "game_changer": return `${Who(by, me)} and ${who(p.target, me)} swap: ${whose(by, me)} ${w.name(p.give.card)} for ${whose(p.target, me)} ${w.name(p.take.card)}.`;
-    case "ultimate_collector": return `${Who(by, me)} ${by === me ? "steal" : "steals"} ${whose(p.target, me)} full ${w.name(p.kind)} set!`;
+    case "hop_over": return `${who(by, me)} ${verb(by, me, "take")} the ${w.name(p.card)} from ${whose(p.target, me)} ${w.name(p.kind)} set.`;
+    case "game_changer": return `${who(by, me)} and ${who(p.target, me)} swap ${whose(by, me)} ${w.name(p.give.card)} for ${whose(p.target, me)} ${w.name(p.take.card)}.`;
+    case "ultimate_collector": return `${who(by, me)} ${verb(by, me, "steal")} ${whose(p.target, me)} full ${w.name(p.kind)} set!`;
     default: return "";
   }
 }
 
+// The log's sentences for `events` (with the views before and after them).
 function narrate(events, before, after, me, vocab) {
   const w = words(vocab);
   let pending = before.pending;
   const lines = [];
-  for (const ev of events) {
+  for (const [at, ev] of events.entries()) {
     let text;
-    if (ev.do === "allow" && pending) text = `${describe(ev, me, w, ev.by)}: ${effect(pending, me, w)}`;
-    else if (ev.do === "no" && pending) text = `${Who(ev.by, me)} ${ev.by === me ? "say" : "says"} NO!: ${whose(pending.by, me)} ${w.name(pending.do)} is cancelled.`;
+    if (ev.do === "allow" && pending && ev.timeout) {
+      text = `${ev.by === me ? "Your" : `${ev.by}'s`} time to answer ran out, so ${whose(pending.by, me)} ${w.name(pending.do)} goes ahead: ${effect(pending, me, w)}`;
+    } else if (ev.do === "allow" && pending) text = `${describe(ev, me, w, ev.by)}: ${effect(pending, me, w)}`;
+    else if (ev.do === "no" && pending) text = `${Who(ev.by, me)} ${verb(ev.by, me, "say")} NO!, so ${whose(pending.by, me)} ${w.name(pending.do)} is cancelled.`;
+    else if (ev.timeout && ev.by) text = `${ev.by === me ? "Your" : `${ev.by}'s`} time ran out, so a bot moved for ${ev.by === me ? "you" : "them"}: ${describe(ev, me, w, ev.by).replace(/^You /, "you ")}.`;
     else text = `${describe(ev, me, w, ev.by)}.`;
     if (["hop_over", "game_changer", "ultimate_collector"].includes(ev.do)) {
       pending = ev;
-      text += ` ${Who(ev.target, me)} ${ev.target === me ? "must" : "must"} answer: NO! or allow.`;
+      text += ` ${Who(ev.target, me)} must answer: NO! or allow.`;
     } else if (ev.do === "allow" || ev.do === "no") pending = null;
-    lines.push({ text, by: ev.by, with: ev.target });
+    lines.push({ text, by: ev.by, with: ev.target, at });
   }
   if (after.over && !before.over) {
     const ws = after.winners || [];
     const names = listing(ws.map((p) => who(p, me)));
-    lines.push({ text: ws.length ? (ws.length > 1 ? `${names} share the win.` : `${names === "you" ? "You win" : `${names} wins`} with full sets of three kinds.`) : "Nobody wins.", by: null });
+    lines.push({ text: ws.length ? (ws.length > 1 ? `${names} share the win.` : `${names === "you" ? "You win" : `${names} wins`} with full sets of ${plural(((after.options || {}).sets_to_win) || 3, "kind")}.`) : "Nobody wins.", by: null, at: events.length - 1 });
   }
   return lines;
 }
@@ -121,7 +126,7 @@ function cardReason(card, view, me, w) {
   }
 }
 
-function Board({ view, legal, me, info, timers, events }) {
+function Board({ view, legal, me, info, timers, events, ticker = null }) {
   const w = words(info.vocabulary);
   const turn = view.turn;
   const hand = view.hand || [];
@@ -135,6 +140,8 @@ function Board({ view, legal, me, info, timers, events }) {
     <span class="banner" id="turn" aria-live="polite">${banner}</span>
     <span class="muted">Draw Pile ${view.draw_pile} · centre pile ${view.centre_pile.length}${top ? ` (top: ${w.name(top)})` : ""}</span>
     ${timers && timers.answer !== undefined && view.awaiting ? html`<${Countdown} id="answer-timer" label=${view.awaiting === me ? "Answer in" : `${view.awaiting} answers in`} seconds=${timers.answer}/>` : null}
+    ${timers && timers.turn !== undefined && !view.awaiting && !view.over ? html`<span class="turn-clock"><${Countdown} id="turn-timer" urgent=${15} label=${turn === me ? "Your move:" : `${turn}'s move:`} seconds=${timers.turn}/>
+      <span class="muted" id="turn-clock-rule">${turn === me ? "When it runs out, a bot makes this move for you." : `When it runs out, a bot moves for ${turn}.`}</span></span>` : null}
   </div>`;
 
   let prompt = null;
@@ -143,6 +150,7 @@ function Board({ view, legal, me, info, timers, events }) {
     const allow = legal.find((a) => a.do === "allow") || null;
     prompt = html`<div class="prompt" id="no-prompt" role="alert">
       <h2>${describe(view.pending, me, w, view.pending.by)}.</h2>
+      <p id="answer-rule">If you do not answer before the clock runs out, it is allowed.</p>
       <div class="row">
         <${Control} id="say-no" cls="primary" action=${no} reason="You hold no NO! card.">✋ Say NO! (n)</${Control}>
         <${Control} id="allow" action=${allow} reason="There is nothing to allow.">Allow (a)</${Control}>
@@ -158,19 +166,20 @@ function Board({ view, legal, me, info, timers, events }) {
     const others = forCard.filter((a) => !(a.do === "down" && a.card === w.wild));
     const pass = legal.find((a) => a.do === "pass") || null;
     const myTurn = turn === me && !view.awaiting && !view.over;
+    const played = () => { ui.card = -1; }; // the card leaves the hand: nothing stays selected
     mine = html`<section class="box me" id="my-hand" aria-label="your hand and moves">
       <h2>Your hand (${me})</h2>
       <div class="cards">${hand.map((c, i) => html`<${Card} key=${i} card=${c} w=${w} id=${`hand-${i}`} selected=${i === ui.card}
         onClick=${() => { ui.card = i === ui.card ? -1 : i; changed(); }}/>`)}</div>
       <div class="moves" id="moves" role="group" aria-label="moves for the selected card">
-        ${selected ? html`<h3>${w.name(selected)}: ${w.tip(selected)}</h3>` : html`<h3>${myTurn ? "Pick a card to see what you can do with it." : banner}</h3>`}
+        ${selected ? html`<h3>${capital(w.name(selected))}: ${w.tip(selected)}</h3>` : html`<h3>${myTurn ? "Pick a card to see what you can do with it." : banner}</h3>`}
         ${selected && !forCard.length ? html`<p class="muted" id="card-reason">${cardReason(selected, view, me, w)}</p>` : null}
         ${downs.length ? html`<div class="row" role="group" aria-label="put the wild down as"><span>Put the wild down as:</span>
-          ${downs.map((a) => html`<${Control} key=${a.as} id=${`down-as-${a.as}`} action=${a} data-do="down" title=${`Put the wild down as a ${w.name(a.as)}`}>${ICONS[a.as] || ""} ${w.name(a.as)}</${Control}>`)}</div>` : null}
-        ${others.map((a, k) => html`<div key=${k}><${Control} id=${`move-${k}`} action=${a} data-do=${a.do}>${describe(a, me, w)}</${Control}></div>`)}
+          ${downs.map((m) => html`<${Control} key=${m.as} id=${`down-as-${m.as}`} action=${m} data-do="down" onPress=${played} title=${`Put the wild down as ${a(w.name(m.as))}`}>${ICONS[m.as] || ""} ${w.name(m.as)}</${Control}>`)}</div>` : null}
+        ${others.map((m, k) => html`<div key=${k}><${Control} id=${`move-${k}`} action=${m} data-do=${m.do} onPress=${played}>${command(describe(m, me, w))}</${Control}></div>`)}
       </div>
       <div class="row">
-        <${Control} id="pass" action=${pass} data-do="pass" reason=${!myTurn ? cardReason("pass", view, me, w) : `You hold more than ${view.options.hand_limit} cards: play or discard one instead.`}>Pass (p)</${Control}>
+        <${Control} id="pass" action=${pass} data-do="pass" why=${myTurn} reason=${!myTurn ? cardReason("pass", view, me, w) : `You hold more than ${view.options.hand_limit} cards: play or discard one instead.`}>Pass (p)</${Control}>
       </div>
       <p class="keys">Keys: <kbd>1</kbd>-<kbd>9</kbd> pick a card (then <kbd>Tab</kbd>/<kbd>Enter</kbd> a move) · <kbd>p</kbd> pass · <kbd>n</kbd> NO! · <kbd>a</kbd> allow · <kbd>m</kbd> sound</p>
     </section>`;
@@ -184,7 +193,7 @@ function Board({ view, legal, me, info, timers, events }) {
       <span class="label">${s.full ? "✔ full " : ""}${w.name(s.kind)}</span>${s.cards.map((c, j) => html`<${Card} key=${j} card=${c} w=${w} small/>`)}</span>`)}
   </section>`)}</div>`;
 
-  return html`<div id="critters-board" class="board critters">${status}${prompt}${mine}${tableaus}</div>`;
+  return html`<div id="critters-board" class="board critters">${status}${prompt}${mine}${ticker}${tableaus}</div>`;
 }
 
 function keys(e, { view, legal, send }) {
@@ -231,4 +240,10 @@ function Results({ summary, winners, info }) {
   </table>`;
 }
 
-export default { Board, Rules, Results, narrate, hear: () => {}, keys };
+// A move a replay can jump to: an action card played.
+const landmark = (ev) => Boolean(ev && ["hop_over", "game_changer", "ultimate_collector"].includes(ev.do));
+
+export default {
+  Board, Rules, Results, narrate, hear: () => {}, keys, landmark, landmarkName: "action card", logBeside: true,
+  command: (m, me, vocab) => command(describe(m, me, words(vocab))),
+};

@@ -1,10 +1,11 @@
 // bestiary web client: one Preact tree rendered from the store (no build step). Pages: the lobby,
 // a table (waiting room, board, results, log, rules), a finished game's replay.
-import { html, render, useEffect, useReducer, useState } from "./lib.js";
+import { html, render, useEffect, useLayoutEffect, useMemo, useReducer, useState } from "./lib.js";
 import { store, subscribe, changed, api, gameInfo, openTable, closeTable, savedSeat, saveSeat, defaultName, send, toast } from "./store.js";
 import { boardFor, loadBoards } from "./boards.js";
-import { Lobby } from "./lobby.js";
-import { Countdown, MoveLog, listing } from "./ui.js";
+import { Lobby, botLabel } from "./lobby.js";
+import { Countdown, MoveLog, Ticker } from "./ui.js";
+import { listing } from "./words.js";
 import { Sound } from "./sound.js";
 
 // ------------------------------------------------------------------ a table
@@ -43,12 +44,23 @@ function startTable(code, token) {
   changed();
 }
 
+// The table's link, and how friends on other machines reach it: from /api/reach (the address
+// the server listens on), never a guess.
 function ShareLink({ table }) {
+  const [reach, setReach] = useState(null);
+  useEffect(() => { api("/api/reach").then(setReach).catch(() => setReach(null)); }, []);
   const link = `${location.origin}/#/t/${table.code}`;
   const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
-  return html`<p>Share this link: <a href=${link} id="share-link">${link}</a>
+  const port = (reach && reach.port) || location.port || (location.protocol === "https:" ? 443 : 80);
+  let friends = null;
+  if (local && reach && reach.friends.length) {
+    friends = html`Friends on your network open ${reach.friends.map((url, i) => html`${i ? " or " : ""}<code key=${url}>${url.replace(/\/$/, "")}/#/t/${table.code}</code>`)}.`;
+  } else if (local && !(reach && reach.local_only === false)) {
+    friends = html`This address works on this computer only. For friends on other machines, stop the server and start it again with <code>make run HOST=0.0.0.0 PORT=${port}</code>, then share the network address it prints.`;
+  }
+  return html`<p class="share">Share this link: <a href=${link} id="share-link">${link}</a>
     <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Link copied."))}>copy</button>
-    ${local ? html`<br/><span class="muted" id="share-local">This address works on this computer only. For friends on other machines, start the server with <code>make run HOST=0.0.0.0 PORT=8080</code> and open the network address it prints.</span>` : null}</p>`;
+    ${friends ? html`<br/><span class="muted" id="share-local">${friends}</span>` : null}</p>`;
 }
 
 function Waiting({ table }) {
@@ -60,10 +72,10 @@ function Waiting({ table }) {
   return html`<section class="box">
     <h1>${info.title} · table <span class="code" id="table-code">${table.code}</span></h1>
     <${ShareLink} table=${table}/>
-    <ul class="plain" id="seats">${table.seats.map((s) => html`<li key=${s.seat}>Seat ${s.seat + 1}: ${s.name ? html`${s.name}${s.bot ? ` (bot: ${s.bot})` : s.connected ? " ✓ here" : " (away)"}` : "empty"}
+    <ul class="plain" id="seats">${table.seats.map((s) => html`<li key=${s.seat}>Seat ${s.seat + 1}: ${s.name ? html`${s.name}${s.bot ? ` (bot: ${(info.bots.find((b) => b.name === s.bot) || { level: "" }).level} ${s.bot})` : s.connected ? " ✓ here" : " (away)"}` : "empty"}
       ${!s.name && mine && info.bots.length ? html` <label class="sr-only" for=${`bot-${s.seat}`}>bot for seat ${s.seat + 1}</label>
         <select id=${`bot-${s.seat}`} value=${bots[s.seat] || info.default_bot} onChange=${(e) => setBots({ ...bots, [s.seat]: e.target.value })}>
-          ${info.bots.map((b) => html`<option key=${b.name} value=${b.name}>${b.name}</option>`)}</select>
+          ${info.bots.map((b) => html`<option key=${b.name} value=${b.name}>${botLabel(b, info)}</option>`)}</select>
         <button type="button" class="add-bot" onClick=${() => api(`/api/tables/${table.code}/bots`, { token, bot: bots[s.seat] || info.default_bot, seat: s.seat }).catch((e) => toast(e.message))}>add bot</button>` : null}</li>`)}</ul>
     ${isHost ? html`<p><button class="primary" id="start" type="button" disabled=${table.seats.some((s) => !s.name)}
         onClick=${() => api(`/api/tables/${table.code}/start`, { token }).catch((e) => toast(e.message))}>Start the game</button>
@@ -99,15 +111,16 @@ function TablePage() {
   if (table.status === "open" || !store.state) return html`<${Waiting} table=${table}/>`;
   const s = store.state;
   const me = store.me ? store.me.player : null;
-  const ctx = { view: s.view, legal: s.legal, me, info, timers: s.timers || {}, events: s.events };
-  return html`<div class="table-page">
+  const ctx = { view: s.view, legal: s.legal, me, info, timers: s.timers || {}, events: s.events, ticker: html`<${Ticker} lines=${store.log}/>` };
+  const log = html`<${MoveLog} lines=${store.log} from=${store.logFrom}/>`;
+  return html`<div class=${`table-page ${board.logBeside ? "beside" : ""}`}>
     ${s.over ? html`<${Results} board=${board} info=${info} summary=${s.summary} winners=${s.winners} me=${me} replayLink=${`#/replay/${table.code}`}/>` : null}
     <${Graces} table=${table}/>
-    <${board.Board} ...${ctx}/>
-    <div class="grid">
-      <${MoveLog} lines=${store.log} from=${store.logFrom}/>
-      <${board.Rules} info=${info}/>
+    <div class="board-col">
+      <${board.Board} ...${ctx}/>
+      ${board.logBeside ? html`<${board.Rules} info=${info}/>` : html`<div class="grid">${log}<${board.Rules} info=${info}/></div>`}
     </div>
+    ${board.logBeside ? html`<aside class="side" aria-label="moves">${log}</aside>` : null}
   </div>`;
 }
 
@@ -123,46 +136,65 @@ function ReplayPage({ code }) {
       setProblem(live && live.status !== "finished" ? "live" : err.message);
     });
   }, [code]);
+  const info = data ? gameInfo(data.game) : null;
+  const board = data ? boardFor(data.game) : null;
+  // Every move's sentences once (numbered by move, as the live log is), and the moves that a
+  // board marks as worth a jump (wild: meetings).
+  const [lines, marks] = useMemo(() => {
+    if (!data || !info || !board) return [[], []];
+    const out = [];
+    const marked = [];
+    for (let i = 1; i < data.frames.length; i++) {
+      const f = data.frames[i], before = data.frames[i - 1].view;
+      for (const line of board.narrate([f.event], before, f.view, null, info.vocabulary)) out.push({ ...line, seq: i });
+      if (board.landmark && board.landmark(f.event, before, f.view)) marked.push(i);
+    }
+    return [out, marked];
+  }, [data]);
   useEffect(() => {
     store.replayKeys = (e) => {
       if (!data) return false;
       const last = data.frames.length - 1;
-      const go = { ArrowRight: step + 1, ArrowLeft: step - 1, End: last, Home: 0 }[e.key];
+      const nextMark = marks.find((m) => m > step), prevMark = [...marks].reverse().find((m) => m < step);
+      const go = { ArrowRight: step + 1, ArrowLeft: step - 1, End: last, Home: 0, PageDown: nextMark, PageUp: prevMark }[e.key];
       if (go === undefined) return false;
       setStep(Math.max(0, Math.min(last, go)));
       return true;
     };
     return () => { store.replayKeys = null; };
-  }, [data, step]);
+  }, [data, step, marks]);
   if (problem === "live") return html`<section class="box"><h1>Table ${code} is still in play</h1><p>Replays open once a game is over. <a href=${`#/t/${code}`}>Watch it live</a>.</p></section>`;
   if (problem) return html`<section class="box"><p>${problem}</p><p><a href="#/">Back to the lobby</a></p></section>`;
   if (!data) return html`<p>Loading the replay...</p>`;
-  const info = gameInfo(data.game);
-  const board = boardFor(data.game);
   if (!info || !board) return html`<p>This browser client has no board for the game ${data.game} yet.</p>`;
   const last = data.frames.length - 1;
-  const lines = [{ text: `The cards are dealt to ${listing(data.players)}.`, by: null }];
-  for (let i = 1; i <= step; i++) {
-    const f = data.frames[i];
-    lines.push(...board.narrate([f.event], data.frames[i - 1].view, f.view, null, info.vocabulary));
-  }
   const frame = data.frames[step];
   const go = (n) => setStep(Math.max(0, Math.min(last, n)));
-  return html`<div class="replay">
-    <section class="box"><h1>Replay · ${info.title} · <span class="code">${code}</span></h1>
+  const dealt = `The cards are dealt to ${listing(data.players)}.`;
+  const now = step === 0 ? [{ text: dealt }] : lines.filter((l) => l.seq === step);
+  const nextMark = marks.find((m) => m > step), prevMark = [...marks].reverse().find((m) => m < step);
+  const markName = board.landmarkName || "key move";
+  const log = html`<${MoveLog} lines=${lines} id="replay-log" current=${step} pick=${go} head=${dealt}/>`;
+  return html`<div class=${`replay table-page ${board.logBeside ? "beside" : ""}`}>
+    <section class="box replay-bar"><h1>Replay · ${info.title} · <span class="code">${code}</span></h1>
       <div class="row" role="group" aria-label="replay steps">
         <button type="button" id="first" onClick=${() => go(0)}>⏮ start</button>
         <button type="button" id="prev" onClick=${() => go(step - 1)}>◀ back</button>
         <button type="button" id="next" onClick=${() => go(step + 1)}>next ▶</button>
         <button type="button" id="end" onClick=${() => go(last)}>end ⏭</button>
+        ${marks.length ? html`<button type="button" id="prev-mark" disabled=${prevMark === undefined} onClick=${() => go(prevMark)}>⏪ previous ${markName}</button>
+          <button type="button" id="next-mark" disabled=${nextMark === undefined} onClick=${() => go(nextMark)}>next ${markName} ⏩</button>` : null}
         <span id="step" aria-live="polite">Move ${step} of ${last}</span>
       </div>
-      <p id="step-text">${lines[lines.length - 1].text}</p>
-      <p class="keys">Keys: <kbd>←</kbd> <kbd>→</kbd> step · <kbd>Home</kbd> <kbd>End</kbd></p>
+      <p id="step-text">${now.map((l) => l.text).join(" ")}</p>
+      <p class="keys">Keys: <kbd>←</kbd> <kbd>→</kbd> step · <kbd>Home</kbd> <kbd>End</kbd>${marks.length ? html` · <kbd>PgUp</kbd> <kbd>PgDn</kbd> ${markName}s` : null} · click a line of the log to go there</p>
     </section>
     ${step === last ? html`<${Results} board=${board} info=${info} summary=${data.summary} winners=${data.summary.winners || []} me=${null}/>` : null}
-    <${board.Board} view=${frame.view} legal=${[]} me=${null} info=${info} timers=${{}} events=${frame.event ? [frame.event] : []}/>
-    <div class="grid"><${MoveLog} lines=${lines} id="replay-log"/><${board.Rules} info=${info}/></div>
+    <div class="board-col">
+      <${board.Board} view=${frame.view} legal=${[]} me=${null} info=${info} timers=${{}} events=${frame.event ? [frame.event] : []}/>
+      ${board.logBeside ? html`<${board.Rules} info=${info}/>` : html`<div class="grid">${log}<${board.Rules} info=${info}/></div>`}
+    </div>
+    ${board.logBeside ? html`<aside class="side" aria-label="moves">${log}</aside>` : null}
   </div>`;
 }
 
@@ -190,9 +222,40 @@ function route() {
   if (main) main.focus({ preventScroll: true });
 }
 
+// ------------------------------------------------------------------ focus across updates
+
+// The control the player last focused, and the nearest container with an id around it. An
+// update may take that control away (a move made, a card played): focus then goes to the next
+// sensible control (the same id again, else the first live control in the same container,
+// else the hand), never back to the top of the page.
+const focus = { id: null, near: null };
+document.addEventListener("focusin", (e) => {
+  const el = e.target;
+  if (!el || !el.id || el.id === "main") return;
+  focus.id = el.id;
+  const near = el.parentElement && el.parentElement.closest("[id]");
+  focus.near = near && near.id !== "main" ? near.id : null;
+});
+// A press outside any control means the player let go of the focus on purpose.
+document.addEventListener("pointerdown", (e) => {
+  if (!(e.target instanceof Element) || !e.target.closest("button, a, input, select, summary, [tabindex]")) focus.id = null;
+});
+
+function keepFocus() {
+  const now = document.activeElement;
+  if (!focus.id || (now && now !== document.body && now.id !== "main")) return;
+  const live = (el) => el && !el.closest("[hidden]") && el.getClientRects().length > 0;
+  const first = (root) => root && [...root.querySelectorAll("button, a[href], input, select, [tabindex='0']")]
+    .filter(live).sort((x, y) => (x.getAttribute("aria-disabled") === "true") - (y.getAttribute("aria-disabled") === "true"))[0];
+  const same = document.getElementById(focus.id);
+  const next = live(same) ? same : first(document.getElementById(focus.near)) || first(document.getElementById("my-hand"));
+  if (next) next.focus({ preventScroll: true });
+}
+
 function Root() {
   const [, redraw] = useReducer((n) => n + 1, 0);
   useEffect(() => subscribe(redraw), []);
+  useLayoutEffect(keepFocus);
   const r = store.route;
   let page;
   let where = "lobby";

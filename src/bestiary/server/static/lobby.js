@@ -2,7 +2,7 @@
 // join or watch, and finished games (date, players, winner) to replay.
 import { html, useEffect, useState } from "./lib.js";
 import { store, api, saveSeat, defaultName, gameInfo, toast } from "./store.js";
-import { listing } from "./ui.js";
+import { capital, listing } from "./words.js";
 
 const PACES = [
   { value: 1.0, label: "normal: a bot waits 1 s before each move" },
@@ -12,13 +12,13 @@ const PACES = [
 
 function OptionField({ spec, value, set }) {
   const id = `opt-${spec.name}`;
-  const label = spec.description || spec.name;
+  const label = capital(spec.description || spec.name);
   if (spec.kind === "bool") {
     return html`<label class="option" for=${id}><input type="checkbox" id=${id} checked=${!!value} onChange=${(e) => set(e.target.checked)}/> ${label}</label>`;
   }
   if (spec.kind === "choice") {
     return html`<label class="option" for=${id}>${label} <select id=${id} value=${String(value)} onChange=${(e) => set(Number(e.target.value))}>
-      ${spec.choices.map((c) => html`<option key=${String(c)} value=${String(c)}>${String(c)}</option>`)}</select></label>`;
+      ${spec.choices.map((c) => html`<option key=${String(c)} value=${String(c)}>${String(c)}${c === spec.default ? " (default)" : ""}</option>`)}</select></label>`;
   }
   if (spec.kind === "int" || spec.kind === "number") {
     return html`<label class="option" for=${id}>${label} <input type="number" id=${id} class="narrow" value=${value ?? ""}
@@ -26,6 +26,30 @@ function OptionField({ spec, value, set }) {
       step=${spec.kind === "int" ? 1 : "any"} onInput=${(e) => set(e.target.value === "" ? null : Number(e.target.value))}/></label>`;
   }
   return null; // decks are chosen by name on the command line, not from the browser
+}
+
+const LEVEL_TITLES = { easy: "Easy", medium: "Medium", hard: "Hard", practice: "Practice" };
+
+// "Hard: reader (default)": a bot's level, its name, and whether the table would pick it.
+export function botLabel(b, info) {
+  return `${LEVEL_TITLES[b.level] || capital(b.level || "")}: ${b.name}${b.name === info.default_bot ? " (default)" : ""}`;
+}
+
+// Bots as people choose them (BGA-style levels): easy to hard by the ladder's measured strength,
+// then the practice bots with set habits; the default says so, and the chosen bot's persona is
+// written out under the menu (not in it: the menu stays as narrow as its shortest line allows).
+function BotChoice({ info, chosen, choose }) {
+  const groups = ["easy", "medium", "hard", "practice"].map((level) => [level, info.bots.filter((b) => b.level === level)]).filter(([, bs]) => bs.length);
+  const label = (b) => botLabel(b, info);
+  const picked = info.bots.find((b) => b.name === chosen);
+  return html`<div class="bot-choice">
+    <label for="fill-bot">Empty seats <select id="fill-bot" value=${chosen} onChange=${(e) => choose(e.target.value)}>
+      <option value="">leave them for friends</option>
+      ${groups.map(([level, bs]) => html`<optgroup key=${level} label=${level === "practice" ? "Practice (set habits to learn against)" : `${LEVEL_TITLES[level]} bots`}>
+        ${bs.map((b) => html`<option key=${b.name} value=${b.name}>${label(b)}</option>`)}</optgroup>`)}
+    </select></label>
+    <p class="muted" id="bot-persona">${picked ? html`<b>${label(picked)}</b>: ${picked.persona}` : "Friends take the empty seats with the table's link; you can still add bots before the start."}</p>
+  </div>`;
 }
 
 function CreateForm() {
@@ -70,10 +94,7 @@ function CreateForm() {
       <label for="seats">Seats <input id="seats" type="number" class="narrow" min=${info.min_players} max=${info.max_players} value=${seats} onInput=${(e) => setSeats(e.target.value)}/></label>
     </div>
     <div class="row">
-      <label for="fill-bot">Empty seats <select id="fill-bot" value=${chosenBot} onChange=${(e) => setBot(e.target.value)}>
-        <option value="">leave them for friends</option>
-        ${info.bots.map((b) => html`<option key=${b.name} value=${b.name}>fill with bots: ${b.name}${b.name === info.default_bot ? " (default)" : ""} — ${b.description}</option>`)}
-      </select></label>
+      <${BotChoice} info=${info} chosen=${chosenBot} choose=${setBot}/>
       ${info.real_time ? null : html`<label for="pace">Bots' pace <select id="pace" value=${String(pace)} onChange=${(e) => setPace(Number(e.target.value))}>
         ${PACES.map((p) => html`<option key=${p.value} value=${String(p.value)}>${p.label}</option>`)}</select></label>`}
     </div>

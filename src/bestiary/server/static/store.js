@@ -1,5 +1,6 @@
 // The client's one store: what the server said, what the player chose, and the table's socket.
 // Components read `store` and re-render when `changed()` is called; nothing else holds state.
+import { sentence } from "./words.js";
 
 export const store = {
   games: [], // GET /api/games: every game's title, summary, options, vocabulary, bots
@@ -38,7 +39,7 @@ export async function api(path, body) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const detail = typeof data.detail === "string" ? data.detail : "the server refused that request.";
-    throw new Error(detail);
+    throw new Error(sentence(detail)); // the server's refusals start in lower case
   }
   return data;
 }
@@ -137,7 +138,7 @@ function receive(message) {
     if ((message.code === "bad_token" || message.code === "unseated") && store.table) saveSeat(store.table.code, null);
     // the server closes the socket after these: reconnecting would only be refused again
     if (["bad_token", "unseated", "no_table", "full", "too_many", "bad_version"].includes(message.code)) socket = null;
-    note(control, message.message);
+    note(control, sentence(message.message));
     return;
   }
   changed();
@@ -162,7 +163,9 @@ function record(before, message) {
     if (missed > 0) store.log.push(gap(missed));
     if (onEvents && message.events.length) {
       const lines = onEvents(message.events, before.view, message.view, store.me && store.me.player);
-      for (const line of lines) store.log.push({ seq: message.seq, ...line });
+      // each line is numbered by its own event's seq: the replay's move numbers
+      const first = message.seq - message.events.length + 1;
+      for (const line of lines) store.log.push({ seq: first + (line.at ?? message.events.length - 1), ...line });
     }
     if (store.log.length > 300) store.log.splice(0, store.log.length - 300);
   }

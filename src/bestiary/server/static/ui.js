@@ -1,5 +1,5 @@
 // Pieces every page and board shares: controls that say why they are off, notes, timers, the log.
-import { html, useEffect, useRef, useState } from "./lib.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
 import { store, send, note } from "./store.js";
 
 // A control id that is safe in an HTML id, whatever a player's name is.
@@ -8,19 +8,32 @@ export function controlId(...parts) {
 }
 
 // A button that sends `action` once per press. Without an action it stays focusable and
-// pressable (so a press is never silently lost) and says `reason` next to itself instead.
-export function Control({ id, action, reason, onPress, cls = "", title, label, children, ...rest }) {
+// pressable (so a press is never silently lost) and says `reason` next to itself instead: a
+// tap on a phone shows it as well as a click (no hover needed). With `why`, an off control
+// also keeps its reason written beside it all the time.
+export function Control({ id, action, reason, onPress, cls = "", title, label, why = false, children, ...rest }) {
   const off = !action;
+  const box = useRef(null);
   const press = () => {
     if (off) { note(id, reason || "You cannot do that right now."); return; }
     if (onPress) onPress(action);
     send(action, id);
   };
   const text = store.notes[id];
-  return html`<span class="control">
+  useLayoutEffect(() => { // a note near the screen's right edge moves left: it never widens the page
+    const el = box.current && box.current.querySelector(".note");
+    if (!el) return;
+    el.style.left = "0px";
+    const over = el.getBoundingClientRect().right - (document.documentElement.clientWidth - 4);
+    if (over > 0) el.style.left = `${-over}px`;
+  });
+  const shown = off && why && reason;
+  return html`<span class="control" ref=${box}>
     <button type="button" id=${id} class=${`${cls} ${off ? "off" : ""}`} aria-disabled=${off ? "true" : "false"}
-      aria-label=${label} title=${off ? reason || title : title} aria-describedby=${text ? `${id}-note` : undefined}
+      aria-label=${label} title=${off ? reason || title : title}
+      aria-describedby=${text ? `${id}-note` : shown ? `${id}-why` : undefined}
       onClick=${press} ...${rest}>${children}</button>
+    ${shown ? html`<span class="why" id=${`${id}-why`}>${reason}</span>` : null}
     ${text ? html`<span class="note" id=${`${id}-note`} role="status">${text}</span>` : null}
   </span>`;
 }
@@ -39,22 +52,46 @@ export function Countdown({ seconds, label, id, urgent = 10, since = store.recei
   return html`<span class="timer ${left <= urgent ? "urgent" : ""}" id=${id} role="timer" aria-live="off">${label} ${shown}</span>`;
 }
 
-// The move log: plain sentences, the latest highlighted and announced politely.
-export function MoveLog({ lines, from, id = "log", title = "Moves" }) {
+// The move log: plain sentences numbered by move (the replay's numbers), the latest (or the
+// replay's `current` move) highlighted and announced politely. With `pick`, each line is a
+// button that jumps there (the replay).
+export function MoveLog({ lines, from, id = "log", title = "Moves", current = null, pick = null, head = null }) {
   const list = useRef(null);
   useEffect(() => {
     const el = list.current;
-    if (el) el.scrollTop = el.scrollHeight; // scrolls the log box only, never the page or focus
-  }, [lines.length]);
+    if (!el) return;
+    const hot = current === null ? null : el.querySelector(".current");
+    // scrolls the log box only, never the page or focus
+    if (hot) el.scrollTop = hot.offsetTop - el.offsetTop - el.clientHeight / 2;
+    else if (current === null) el.scrollTop = el.scrollHeight;
+  }, [lines.length, current]);
   const last = lines.length ? lines[lines.length - 1] : null;
-  return html`<section class="box log-box" aria-labelledby=${`${id}-title`}>
+  const shown = (line, i) => (current === null ? i === lines.length - 1 : line.seq === current);
+  return html`<section class="box log-box" id=${`${id}-box`} aria-labelledby=${`${id}-title`}>
     <h2 id=${`${id}-title`}>${title}</h2>
     ${from ? html`<p class="muted">You came in at move ${from}.</p>` : null}
+    ${head ? html`<p class="log-head">${head}</p>` : null}
     <ol class="log" id=${id} ref=${list} tabindex="0" aria-label="move log">
-      ${lines.map((line, i) => html`<li key=${i} class=${i === lines.length - 1 ? "last" : ""}>${line.text}</li>`)}
+      ${lines.map((line, i) => html`<li key=${i} value=${line.seq || undefined} data-move=${line.seq}
+        class=${`${shown(line, i) ? "last current" : ""} ${current !== null && line.seq > current ? "later" : ""}`}>
+        ${pick ? html`<button type="button" class="linkish" onClick=${() => pick(line.seq)} aria-label=${`Go to move ${line.seq}: ${line.text}`}>${line.text}</button>` : line.text}</li>`)}
     </ol>
-    <p class="sr-only" aria-live="polite">${last ? last.text : ""}</p>
+    ${current === null ? html`<p class="sr-only" aria-live="polite">${last ? last.text : ""}</p>` : null}
   </section>`;
+}
+
+// The latest moves in two lines near the hand (phones, or a board without the log beside it);
+// a tap opens the full log.
+export function Ticker({ lines }) {
+  const recent = lines.slice(-2);
+  const open = () => {
+    const log = document.getElementById("log");
+    if (log) { log.scrollIntoView({ block: "center" }); log.focus({ preventScroll: true }); }
+  };
+  return html`<div class="ticker" id="ticker">
+    <ol class="ticker-lines" aria-hidden="true">${recent.map((line, i) => html`<li key=${lines.length - recent.length + i}>${line.text}</li>`)}</ol>
+    <button type="button" id="full-log" onClick=${open}>Full log</button>
+  </div>`;
 }
 
 // "How to play": the rules in the project's words; rulings (the sheet is silent) are marked.
@@ -68,8 +105,4 @@ export function HowToPlay({ title, children, open = false }) {
 
 export const Ruling = ({ children }) => html`<span class="ruling-text"><span class="ruling">ruling</span> ${children}</span>`;
 
-export function plural(n, word, many = `${word}s`) { return `${n} ${n === 1 ? word : many}`; }
-export function listing(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-}
+export { plural, listing } from "./words.js";

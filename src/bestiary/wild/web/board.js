@@ -2,9 +2,10 @@
 // food chain, what each of your Calls would do, Dens, the Watering Hole, and the log's sentences.
 // Creatures, their order on the food chain, sounds and verbs all come from /api/games.
 import { html } from "/static/lib.js";
-import { Control, Countdown, HowToPlay, Ruling, controlId, listing, plural } from "/static/ui.js";
+import { Control, Countdown, HowToPlay, Ruling, controlId } from "/static/ui.js";
 import { Sound } from "/static/sound.js";
 import { changed } from "/static/store.js";
+import { Who, a, capital, listing, plural, verb, who, whose } from "/static/words.js";
 
 // Presentation only: shape + colour + sound text tell the Calls apart without colour or sound.
 const SHAPES = ["▲", "◆", "✸", "●", "■"];
@@ -30,23 +31,20 @@ function words(vocab) {
   };
 }
 
-const who = (p, me) => (p === me ? "you" : p);
-const whose = (p, me) => (p === me ? "your" : `${p}'s`);
-const Who = (p, me) => (p === me ? "You" : p);
 
 // ------------------------------------------------------------------ sentences
 
 function meetingSentence(m, w, me) {
   const [p, q] = m.players;
-  const a = m.cards[p], b = m.cards[q];
-  const met = `${Who(p, me)} (${w.name(a)}) and ${who(q, me)} (${w.name(b)}) meet on ${w.sound(m.call)}`;
-  if (m.outcome === "mate") return `${met}: two ${w.name(a)}s mate, and each Den takes the other's card.`;
+  const cp = m.cards[p], cq = m.cards[q];
+  const met = `${Who(p, me)} (${w.name(cp)}) and ${who(q, me)} (${w.name(cq)}) meet on ${w.sound(m.call)}`;
+  if (m.outcome === "mate") return `${met}: two ${w.name(cp)}s mate, and each Den takes the other's card.`;
   if (m.outcome === "eat") {
     const [eater, eaten] = m.eater === p ? [p, q] : [q, p];
     const hunter = m.cards[eater], prey = m.cards[eaten];
-    return `${met}: the ${w.name(hunter)} ${w.verb(hunter)} the ${w.name(prey)}; ${who(eater, me)} ${eater === me ? "take" : "takes"} both cards.`;
+    return `${met}: the ${w.name(hunter)} ${w.verb(hunter)} the ${w.name(prey)}; ${who(eater, me)} ${verb(eater, me, "take")} both cards.`;
   }
-  if (a === b) return `${met}: both were hunting, so they avoid each other; both cards go face-up to the Watering Hole.`;
+  if (cp === cq) return `${met}: two ${w.name(cp)}s off their own Call avoid each other; both cards go face-up to the Watering Hole.`;
   return `${met}: too far apart on the food chain, they avoid each other; both cards go face-up to the Watering Hole.`;
 }
 
@@ -54,8 +52,8 @@ function narrate(events, before, after, me, vocab) {
   const w = words(vocab);
   const fresh = (after.meetings || []).slice((before.meetings || []).length);
   const lines = [];
-  for (const ev of events) {
-    const by = ev.by, s = ev.by === me ? "" : "s";
+  for (const [at, ev] of events.entries()) {
+    const by = ev.by, s = ev.by === me ? "" : "s"; // "you call", "ann calls"
     let text;
     switch (ev.do) {
       case "call":
@@ -76,12 +74,12 @@ function narrate(events, before, after, me, vocab) {
       }
       default: text = `${Who(by || "The table", me)}: ${ev.do}.`;
     }
-    lines.push({ text, by, with: ev.with });
+    lines.push({ text, by, with: ev.with, at });
   }
   if (after.over && !before.over) {
     const ended = after.ended_by || [];
-    if (ended.length) lines.push({ text: `Sundown: ${listing(ended.map((p) => who(p, me)))} used ${ended.length === 1 && ended[0] !== me ? "their" : "the"} last card. The game is over.`, by: null });
-    lines.push({ text: winnersSentence(after.winners || [], me), by: null });
+    if (ended.length) lines.push({ text: `Sundown: ${listing(ended.map((p) => who(p, me)))} used ${ended.length === 1 && ended[0] !== me ? "their" : "the"} last card. The game is over.`, by: null, at: events.length - 1 });
+    lines.push({ text: winnersSentence(after.winners || [], me), by: null, at: events.length - 1 });
   }
   return lines;
 }
@@ -140,34 +138,45 @@ function FoodChain({ w, highlight }) {
   </figure>`;
 }
 
-// What calling each Call with `card` means, and what happens against each creature.
+// What meeting `other` on `call` does for the holder of `card` (the cards decide; the Call
+// only decides who may meet you, and whether two of a kind mate: only on their own Call).
 function outcome(card, call, other, w) {
   if (card === other) return call === card ? "mate" : "avoid";
   if (w.eats(card, other)) return "you eat";
   if (w.eats(other, card)) return "eaten";
   return "avoid";
 }
-function intent(card, call, w) {
-  if (call === card) return "honest: mates with an honest " + w.name(card);
-  if (w.eats(card, call)) return `hunt: you eat an honest ${w.name(call)} who answers`;
-  const hunter = w.eaterOf(call);
-  if (w.eats(card, hunter)) return `double-cross: you eat a ${w.name(hunter)} hunting ${w.name(call)}s`;
-  const meets = outcome(card, call, call, w);
-  if (meets === "eaten") return `bluff: an honest ${w.name(call)} who answers eats you`;
-  return `bluff: an honest ${w.name(call)} answers and you avoid each other`;
+const OUTCOME_WORDS = { mate: "you mate", "you eat": "you eat it", eaten: "it eats you", avoid: "you avoid each other" };
+
+// What a Call with `card` is: honest (the card's own Call), a hunt (the Call of what the card
+// eats), a double-cross (the Call that draws a hunter the card eats), or a bluff (any other).
+// The Call table and the results both say it with these words.
+export function kindOfCall(card, call, w) {
+  if (call === card) return "honest";
+  if (w.eats(card, call)) return "hunt";
+  if (w.eats(card, w.eaterOf(call))) return "double-cross";
+  return "bluff";
 }
+const KIND_NOUNS = { honest: "an honest Call", hunt: "a hunt", "double-cross": "a double-cross", bluff: "a bluff" };
 
 function CallsTable({ card, w }) {
   if (!card) return null;
   return html`<details class="calls-table" open=${window.innerWidth > 800}>
     <summary>What your Calls would do with your ${w.name(card)}</summary>
+    <p class="muted">Your Call decides <b>who may meet you</b>: only a player making the same Call. What happens then depends on the two cards. Someone answering a Call honestly holds that Call's creature; a hunter holds the creature that eats it.</p>
     <table>
-      <caption class="sr-only">Rows: your Call. Columns: the card you meet. Cells: what happens.</caption>
-      <thead><tr><th scope="col">your Call</th><th scope="col">what it is</th>${w.chain.map((c) => html`<th scope="col" key=${c}>vs ${w.shape(c)} ${w.name(c)}</th>`)}</tr></thead>
-      <tbody>${w.chain.map((call) => html`<tr key=${call}>
-        <th scope="row">${w.shape(call)} ${w.sound(call)}</th><td>${intent(card, call, w)}</td>
-        ${w.chain.map((c) => { const o = outcome(card, call, c, w); return html`<td key=${c} class=${`o-${o.replace(" ", "-")}`}>${o}</td>`; })}
-      </tr>`)}</tbody>
+      <caption class="sr-only">Rows: your Call. Columns: what it is, and what happens with the two players most likely to answer it.</caption>
+      <thead><tr><th scope="col">your Call</th><th scope="col">what it is</th><th scope="col">an honest answer</th><th scope="col">a hunter answers</th></tr></thead>
+      <tbody>${w.chain.map((call) => {
+        const honest = outcome(card, call, call, w);
+        const hunter = w.eaterOf(call);
+        const hunted = outcome(card, call, hunter, w);
+        return html`<tr key=${call} data-call=${call}>
+          <th scope="row">${w.shape(call)} ${w.sound(call)}</th><td>${kindOfCall(card, call, w)}</td>
+          <td class=${`o-${honest.replace(" ", "-")}`}>${capital(a(w.name(call)))}: ${OUTCOME_WORDS[honest]}</td>
+          <td class=${`o-${hunted.replace(" ", "-")}`}>${capital(a(w.name(hunter)))}: ${OUTCOME_WORDS[hunted]}</td>
+        </tr>`;
+      })}</tbody>
     </table>
   </details>`;
 }
@@ -176,7 +185,7 @@ function CallsTable({ card, w }) {
 
 function legalWhere(legal, pred) { return legal.find(pred) || null; }
 
-function Board({ view, legal, me, info, timers, events }) {
+function Board({ view, legal, me, info, timers, events, ticker = null }) {
   const w = words(info.vocabulary);
   const mine = me && view.hand;
   const hand = view.hand || [];
@@ -204,13 +213,13 @@ function Board({ view, legal, me, info, timers, events }) {
       <div><h3>Your hand</h3><div class="cards">${hand.length ? hand.map((c, i) => html`<${Card} key=${i} creature=${c} w=${w}
         id=${`hand-${i}`} selected=${i === ui.card} onClick=${() => { ui.card = i; changed(); }}/>`) : html`<p class="muted">empty</p>`}</div></div>
       <div><h3>Your offer</h3>${view.offer ? html`<div class="offer-mine"><${Card} creature=${view.offer.card} w=${w} small/> <${CallBadge} call=${view.offer.call} w=${w}/></div>` : html`<p class="muted">none</p>`}</div>
-      <div class="pack muted">Pack ${view.packs[me]} · limit ${view.hand_limit}</div>
+      <div class="pack muted" id="my-pack" title="Draw from your Pack while your hand and offer together hold fewer cards than the limit.">Your Pack: ${view.packs[me]} to draw · hand limit ${view.hand_limit} (your offer counts)</div>
     </div>
     <h3 class="calls-title">${selected ? `Call with your ${w.name(selected)}:` : "No card to call with."}</h3>
     <div class="calls" role="group" aria-label="Calls">
       ${w.chain.map((c, i) => html`<${Control} key=${c} id=${`call-${c}`} cls=${`callbtn c${i} ${offerCall === c ? "current" : ""}`}
         action=${callAction(c)} reason=${over ? reasonOver : "You have no card to call with."}
-        title=${selected ? `${w.sound(c)} with your ${w.name(selected)}: ${intent(selected, c, w)} (key ${CALL_KEYS[i]})` : ""}
+        title=${selected ? `${w.sound(c)} with your ${w.name(selected)}: ${KIND_NOUNS[kindOfCall(selected, c, w)]} (key ${CALL_KEYS[i]})` : ""}
         data-call=${c} label=${`${w.sound(c)} (the ${w.name(c)}'s Call, key ${CALL_KEYS[i]})`}
         onPress=${() => Sound.play(w.voice(c))}>
         <span class="shape" aria-hidden="true">${w.shape(c)}</span> ${w.sound(c)}</${Control}>`)}
@@ -240,9 +249,10 @@ function Board({ view, legal, me, info, timers, events }) {
       const meet = mine ? legalWhere(legal, (a) => a.do === "meet" && a.with === p) : null;
       const call = view.calls[p];
       return html`<li key=${p} class=${`player ${lastBy.has(p) ? "last-move" : ""}`} data-player=${p}>
-        <span class="pname"><b>${p}</b> ${askedMe ? html`<small class="ask">asks to meet you!</small>`
+        <span class="pname"><b>${p}</b></span>
+        <span class="pstats">${askedMe ? html`<small class="ask">asks to meet you!</small>`
           : iAsked ? html`<small class="asked">you asked to meet</small>`
-            : html`<small class="muted">${view.scores[p]} pts · hand ${view.hand_sizes[p]} · Pack ${view.packs[p]}</small>`}</span>
+            : html`<small class="muted" title="points · cards in hand · cards left in their Pack">${plural(view.scores[p], "point")} · hand ${view.hand_sizes[p]} · Pack ${view.packs[p]}</small>`}</span>
         <span class="pcall">${call ? html`<span class="facedown" aria-hidden="true">?</span> <${CallBadge} call=${call} w=${w}/>` : html`<span class="muted">no Call</span>`}</span>
         ${mine ? html`<${Control} id=${controlId("meet", i)} cls=${`meet ${askedMe ? "primary" : ""}`} action=${meet} reason=${meetReason(p)}
           data-meet=${p} title=${askedMe ? `${p} asked you: meet now (key g)` : `Ask ${p} to meet (key g)`}>${askedMe ? "Meet now" : "Meet"}</${Control}>` : null}
@@ -259,9 +269,10 @@ function Board({ view, legal, me, info, timers, events }) {
   return html`<div id="wild-board" class="board wild">
     ${status}
     <div class="wild-top">${meBox}${playersBox}</div>
+    ${ticker}
     <div class="grid">
       <section class="box" id="dens"><h2>Dens</h2>
-        <ul class="plain">${view.players.map((p) => html`<li key=${p} data-den=${p}><b>${p === me ? "You" : p}</b> (${view.scores[p]} pts): <span class="den">${(view.dens[p] || []).length ? view.dens[p].map((c, i) => html`<${Card} key=${i} small creature=${c.creature} w=${w} title=${`${w.name(c.creature)} from ${c.owner}'s Pack`}/>`) : html`<span class="muted">empty</span>`}</span></li>`)}</ul>
+        <ul class="plain">${view.players.map((p) => html`<li key=${p} data-den=${p}><b>${p === me ? "You" : p}</b> (${plural(view.scores[p], "point")}): <span class="den">${(view.dens[p] || []).length ? view.dens[p].map((c, i) => html`<${Card} key=${i} small creature=${c.creature} w=${w} title=${`${w.name(c.creature)} from ${c.owner}'s Pack`}/>`) : html`<span class="muted">empty</span>`}</span></li>`)}</ul>
       </section>
       <${FoodChain} w=${w} highlight=${selected}/>
       <section class="box" id="watering-hole"><h2>Watering Hole</h2>
@@ -319,7 +330,7 @@ function Rules() {
 function Results({ summary, winners, me, info }) {
   const w = words(info.vocabulary);
   const players = Object.keys(summary.scores || {});
-  const kind = (m, p) => (m.cards[p] === m.call ? "honest" : "hunting");
+  const kind = (m, p) => KIND_NOUNS[kindOfCall(m.cards[p], m.call, w)];
   const ms = summary.meetings || [];
   return html`<table class="results-table">
       <thead><tr><th scope="col">player</th><th scope="col">score</th><th scope="col">Den</th></tr></thead>
@@ -327,9 +338,13 @@ function Results({ summary, winners, me, info }) {
         <td>${summary.scores[p]}</td><td>${(summary.dens[p] || []).map((c) => `${w.name(c.creature)} (from ${c.owner})`).join(", ") || "empty"}</td></tr>`)}</tbody>
     </table>
     <div id="reveal"><h3>Who hunted whom</h3>
-      ${ms.length ? html`<ol>${ms.map((m, i) => html`<li key=${i}>${meetingSentence(m, w, me)} (${m.players.map((p) => `${p} held a ${w.name(m.cards[p])}: ${kind(m, p)}`).join("; ")})</li>`)}</ol>` : html`<p>Nobody met.</p>`}
+      <p class="muted">Each Call was honest (the card's own Call), a hunt (the Call of what the card eats), a double-cross (the Call that draws a hunter the card eats) or a bluff.</p>
+      ${ms.length ? html`<ol>${ms.map((m, i) => html`<li key=${i}>${meetingSentence(m, w, me)} (${m.players.map((p) => `${p} held ${a(w.name(m.cards[p]))}: ${kind(m, p)}`).join("; ")})</li>`)}</ol>` : html`<p>Nobody met.</p>`}
       <p>${summary.ended_by && summary.ended_by.length ? `Sundown brought by ${listing(summary.ended_by)}.` : "The game ended without a Sundown (Nightfall, or nobody had cards left)."}</p>
     </div>`;
 }
 
-export default { Board, Rules, Results, narrate, hear, keys };
+// A move a replay can jump to: one that made a meeting.
+const landmark = (ev, before, after) => (after.meetings || []).length > (before.meetings || []).length;
+
+export default { Board, Rules, Results, narrate, hear, keys, landmark, landmarkName: "meeting" };
