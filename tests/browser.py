@@ -48,10 +48,15 @@ def launch() -> Iterator[sync_api.Browser]:
         launched.close()
 
 
-def new_page(browser: sync_api.Browser, viewport: dict[str, int] | None = None) -> sync_api.Page:
+def new_page(
+    browser: sync_api.Browser, viewport: dict[str, int] | None = None, touch: bool = False
+) -> sync_api.Page:
+    """A fresh page; ``touch``: a phone's touch screen (taps, no hover)."""
     context = browser.new_context(
         viewport=viewport or DESKTOP,  # type: ignore[arg-type]
         reduced_motion="reduce",  # screenshots and timing without animations in between
+        has_touch=touch,
+        is_mobile=touch,
     )
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -103,6 +108,7 @@ def seat_page(
     options: dict[str, Any] | None = None,
     viewport: dict[str, int] | None = None,
     extra: dict[str, Any] | None = None,
+    touch: bool = False,
 ) -> tuple[sync_api.Page, Wire, str]:
     """ann at a new started table (empty seats filled with ``bot``), her page open on it."""
     body: dict[str, Any] = {
@@ -118,7 +124,7 @@ def seat_page(
         made = http.post("/api/tables", json=body)
         assert made.status_code == 201, made.text
         seated = made.json()
-    page = new_page(browser, viewport)
+    page = new_page(browser, viewport, touch)
     wire = Wire(page)
     page.goto(server.url + "/")
     page.wait_for_selector("#create")

@@ -88,7 +88,7 @@ function narrate(events, before, after, me, vocab) {
   if (after.over && !before.over) {
     const ws = after.winners || [];
     const names = listing(ws.map((p) => who(p, me)));
-    lines.push({ text: ws.length ? (ws.length > 1 ? `${names} share the win.` : `${names === "you" ? "You win" : `${names} wins`} with full sets of ${plural(((after.options || {}).sets_to_win) || 3, "kind")}.`) : "Nobody wins.", by: null, at: events.length - 1 });
+    lines.push({ text: ws.length ? (ws.length > 1 ? `${capital(names)} share the win.` : `${names === "you" ? "You win" : `${names} wins`} with full sets of ${plural(((after.options || {}).sets_to_win) || 3, "kind")}.`) : "Nobody wins.", by: null, at: events.length - 1 });
   }
   return lines;
 }

@@ -5,7 +5,7 @@ import { html } from "/static/lib.js";
 import { Control, Countdown, HowToPlay, Ruling, controlId } from "/static/ui.js";
 import { Sound } from "/static/sound.js";
 import { changed } from "/static/store.js";
-import { Who, a, capital, listing, plural, verb, who, whose } from "/static/words.js";
+import { Who, a, capital, listing, plural, verb, who } from "/static/words.js";
 
 // Presentation only: shape + colour + sound text tell the Calls apart without colour or sound.
 const SHAPES = ["▲", "◆", "✸", "●", "■"];
@@ -57,12 +57,12 @@ function narrate(events, before, after, me, vocab) {
     let text;
     switch (ev.do) {
       case "call":
-        text = ev.card ? `${Who(by, me)} call${s} ${w.sound(ev.call)} (${w.name(ev.call)}) with ${whose(by, me)} ${w.name(ev.card)}.`
+        text = ev.card ? `${Who(by, me)} call${s} ${w.sound(ev.call)} (${w.name(ev.call)}) with ${by === me ? "your" : "their"} ${w.name(ev.card)}.`
           : `${Who(by, me)} call${s} ${w.sound(ev.call)} (${w.name(ev.call)}).`;
         break;
       case "draw": text = `${Who(by, me)} draw${s} a card.`; break;
       case "withdraw": text = `${Who(by, me)} take${s} ${by === me ? "your" : "their"} offer back.`; break;
-      case "discard": text = ev.card ? `${Who(by, me)} discard${s} ${whose(by, me)} ${w.name(ev.card)} face-down to the Watering Hole.`
+      case "discard": text = ev.card ? `${Who(by, me)} discard${s} ${by === me ? "your" : "their"} ${w.name(ev.card)} face-down to the Watering Hole.`
         : `${Who(by, me)} discard${s} a card face-down to the Watering Hole.`; break;
       case "reveal_own": text = `${Who(by, me)} flip${s} ${by === me ? "your" : "their"} own offer: it goes to the Watering Hole.`; break;
       case "nightfall": text = "Nightfall: nobody met for too long, and the game ends."; break;
@@ -93,7 +93,7 @@ function hear(events, vocab, me) {
 function winnersSentence(winners, me) {
   if (!winners.length) return "Nobody wins.";
   const names = listing(winners.map((p) => who(p, me)));
-  return winners.length > 1 ? `${names} share the win.` : `${names === "you" ? "You win" : `${names} wins`}.`;
+  return winners.length > 1 ? `${capital(names)} share the win.` : `${names === "you" ? "You win" : `${names} wins`}.`;
 }
 
 // ------------------------------------------------------------------ pieces
