@@ -1,14 +1,12 @@
 """What the browser tests share: Debian's Chromium, pages seated at a table, the wire, axe-core.
 
-Screenshots go to artifacts/; BESTIARY_UPDATE_SCREENSHOTS=1 also refreshes docs/img/ (the
-README's pictures).
+Screenshots go to artifacts/ (the README's pictures in docs/img/ are made by
+scripts/screenshots.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -65,12 +63,9 @@ def new_page(
 
 
 def screenshot(page: sync_api.Page, name: str, full_page: bool = True) -> None:
+    """A test's picture in artifacts/ (docs/img/ is made by scripts/screenshots.py)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / name
-    page.screenshot(path=str(path), full_page=full_page)
-    docs = ROOT / "docs" / "img"
-    if os.environ.get("BESTIARY_UPDATE_SCREENSHOTS") == "1" and docs.is_dir():
-        shutil.copy(path, docs / name)  # refresh the README's pictures on request only
+    page.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
 
 
 class Wire:

@@ -90,7 +90,7 @@ def test_no_page_is_wider_than_its_screen(server: LiveServer, browser: sync_api.
             page.context.close()
 
         # results and replay: wild ends at Nightfall (ann never meets), critters plays itself
-        games = (
+        games: tuple[tuple[str, str, dict[str, Any], dict[str, Any]], ...] = (
             ("wild", "random", {"nightfall_seconds": 1}, {}),
             ("critters", "greedy", {}, QUICK),
         )
@@ -266,13 +266,15 @@ NARRATE = """async ([game, moves]) => {
   const info = (await (await fetch("/api/games")).json()).find((g) => g.name === game);
   const vocab = info.vocabulary;
   const lines = [], commands = [];
+  const say = (events, m, me) => {
+    for (const line of board.narrate(events, m.before, m.after, me, vocab)) lines.push(line.text);
+  };
   for (const m of moves) {
     for (const me of [null, m.me || null, "Cleo"]) {
-      const events = m.events.map((e) => (e.do === "allow" && me === e.by ? { ...e, timeout: true } : e));
-      for (const line of board.narrate(m.events, m.before, m.after, me, vocab)) lines.push(line.text);
-      for (const line of board.narrate(events, m.before, m.after, me, vocab)) lines.push(line.text);
+      say(m.events, m, me);  // and as if the clock had made each move
+      say(m.events.map((e) => (e.by ? { ...e, timeout: true } : e)), m, me);
     }
-    if (board.command && m.legal) for (const a of m.legal) commands.push(board.command(a, m.me, vocab));
+    for (const a of (board.command && m.legal) || []) commands.push(board.command(a, m.me, vocab));
   }
   return { lines, commands, names: Object.values(vocab.cards || {}) };
 }"""
@@ -322,4 +324,31 @@ def test_sentences_over_every_card_and_move(
         assert command.split()[0] in COMMANDS, f"a button that is not a command: {command!r}"
         assert not A_BEFORE_VOWEL.search(command) and "undefined" not in command, command
     assert game == "wild" or said["commands"]
+    assert PAGE_ERRORS == []
+
+
+def test_the_lobby_and_waiting_room_speak_to_players(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    """No developer words in the lobby; bots by level with the default marked; the waiting
+    room's hint for friends names this server's own port."""
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    for game in ("critters", "wild"):
+        page.check(f"input[name=game][value={game}]")
+        form = page.inner_text("#create-form")
+        for word in ("sheet:", "playouts", "Exploiter", "ISMCTS"):
+            assert word not in form, f"{word!r} in the {game} lobby"
+        labels = page.locator("#fill-bot option").all_inner_texts()
+        assert labels[0] == "leave them for friends"
+        levels = [["Easy", "Medium", "Hard", "Practice"].index(x.split(":")[0]) for x in labels[1:]]
+        assert levels == sorted(levels) and levels[0] == 0, labels
+        chosen = page.eval_on_selector("#fill-bot", "(s) => s.selectedOptions[0].textContent")
+        assert chosen.endswith("(default)")
+        assert page.inner_text("#bot-persona").startswith(chosen)
+    page.context.close()
+    page, _, _ = seat_page(browser, server, "critters", 3, None)
+    page.wait_for_selector("#share-local")
+    assert f"PORT={server.port}" in page.inner_text("#share-local")
     assert PAGE_ERRORS == []

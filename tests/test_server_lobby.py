@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,6 +104,52 @@ def test_games_list_their_bots(http: httpx.Client) -> None:
     assert games["wild"]["board"] == "/games/wild/board.js"
     assert games["wild"]["min_players"] == 2 and games["wild"]["max_players"] == 6
     assert "random" in [b["name"] for b in games["wild"]["bots"]]
+
+
+def test_bots_are_offered_by_level_weakest_first(http: httpx.Client) -> None:
+    """easy, medium, hard by the ladder's ranks (docs/bots.md), then the practice bots; each
+    with a persona in a player's words; the game's default among them."""
+    levels = ["easy", "medium", "hard", "practice"]
+    for game in http.get("/api/games").json():
+        bots = game["bots"]
+        order = [levels.index(b["level"]) for b in bots]
+        assert order == sorted(order), [b["name"] for b in bots]
+        playing = [b for b in bots if b["level"] != "practice"]
+        assert [b["rank"] for b in playing] == sorted(b["rank"] for b in playing)
+        assert {b["level"] for b in playing} == {"easy", "medium", "hard"}
+        assert all(b["rank"] < 0 for b in bots if b["level"] == "practice")
+        assert game["default_bot"] in [b["name"] for b in playing]
+        for b in bots:
+            assert b["persona"] and not re.search(r"playout|Exploiter|ISMCTS", b["persona"])
+    critters = next(g for g in http.get("/api/games").json() if g["name"] == "critters")
+    assert [(b["name"], b["level"]) for b in critters["bots"]] == [
+        ("random", "easy"),
+        ("greedy", "medium"),
+        ("ismcts", "hard"),
+    ]
+
+
+def test_reach_says_where_friends_can_join(server: LiveServer, http: httpx.Client) -> None:
+    """The address the server listens on (as `bestiary serve` records it) decides the table
+    page's hint for friends; without it the page falls back to its own port."""
+    here = ("127.0.0.1", server.port)
+    assert http.get("/api/reach").json() == {
+        "friends": [],
+        "local_only": True,
+        "port": server.port,
+    }
+    try:
+        server.app.state.bind = ("192.0.2.7", 8123)
+        assert http.get("/api/reach").json() == {
+            "friends": ["http://192.0.2.7:8123/"],
+            "local_only": False,
+            "port": 8123,
+        }
+        del server.app.state.bind
+        unknown = http.get("/api/reach").json()
+        assert unknown == {"friends": [], "local_only": None, "port": server.port}
+    finally:
+        server.app.state.bind = here
 
 
 def test_openapi_describes_the_lobby(http: httpx.Client) -> None:

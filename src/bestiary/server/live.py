@@ -48,6 +48,8 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         app = create_app(db_url, settings, rate=rate, server=server)
+        app.state.bind = ("127.0.0.1", self.port)  # as `bestiary serve` records it
+        self.app = app
         self._server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", self.port, server))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 

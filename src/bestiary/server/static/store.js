@@ -39,7 +39,8 @@ export async function api(path, body) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const detail = typeof data.detail === "string" ? data.detail : "the server refused that request.";
-    throw new Error(sentence(detail)); // the server's refusals start in lower case
+    // the server's refusals start in lower case (a player's name stays as it is written)
+    throw new Error(sentence(detail, store.table ? store.table.seats.map((s) => s.name) : []));
   }
   return data;
 }
@@ -138,7 +139,7 @@ function receive(message) {
     if ((message.code === "bad_token" || message.code === "unseated") && store.table) saveSeat(store.table.code, null);
     // the server closes the socket after these: reconnecting would only be refused again
     if (["bad_token", "unseated", "no_table", "full", "too_many", "bad_version"].includes(message.code)) socket = null;
-    note(control, sentence(message.message));
+    note(control, sentence(message.message, store.table ? store.table.seats.map((s) => s.name) : []));
     return;
   }
   changed();

@@ -13,10 +13,12 @@ export function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-// A whole sentence: capital first letter, and a full stop unless it already ends in . ! or ?
-export function sentence(text) {
-  const t = capital(String(text).trim());
-  return /[.!?)]$/.test(t) && !/\($/.test(t) ? t : `${t}.`;
+// A whole sentence: capital first letter (unless it starts with one of the `names`, which are
+// written as their players wrote them), and a full stop unless it already ends in . ! ? or ).
+export function sentence(text, names = []) {
+  const raw = String(text).trim();
+  const t = names.some((n) => n && raw.startsWith(n)) ? raw : capital(raw);
+  return /[.!?)]$/.test(t) ? t : `${t}.`;
 }
 
 // A button's command from the player's own sentence: "You put down a fox" -> "Put down a fox".
