@@ -352,3 +352,33 @@ def test_the_lobby_and_waiting_room_speak_to_players(
     page.wait_for_selector("#share-local")
     assert f"PORT={server.port}" in page.inner_text("#share-local")
     assert PAGE_ERRORS == []
+
+
+def test_the_replay_log_is_numbered_by_move_and_jumps(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    """ "Move N of M" highlights the log line numbered N; a click on a line goes to its move;
+    wild's replay jumps from meeting to meeting."""
+    page, _, code = seat_page(browser, server, "wild", 3, "honest", {"nightfall_seconds": 2})
+    page.wait_for_selector("#results", timeout=60_000)
+    page.goto(f"{server.url}/#/replay/{code}")
+    page.wait_for_selector("#step")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#step >> text=Move 5 of")
+    assert page.get_attribute("#replay-log li.current", "value") == "5"
+    page.locator("#replay-log li[value='3'] button").click()
+    page.wait_for_selector("#step >> text=Move 3 of")
+    assert page.inner_text("#step-text") == page.inner_text("#replay-log li.current")
+    page.click("#next-mark")
+    step = int(page.inner_text("#step").split()[1])
+    assert step > 3 and " meet on " in page.inner_text("#replay-log li.current")
+    page.keyboard.press("End")
+    page.wait_for_selector("#results")
+    last = int(page.inner_text("#step").split()[1])
+    page.keyboard.press("PageUp")  # the last meeting, before Sundown or Nightfall
+    page.wait_for_function(
+        f"!document.querySelector('#step').textContent.startsWith('Move {last} ')"
+    )
+    assert " meet on " in page.inner_text("#replay-log li.current")
+    assert PAGE_ERRORS == []

@@ -152,17 +152,19 @@ function ReplayPage({ code }) {
     return [out, marked];
   }, [data]);
   useEffect(() => {
+    // from the step as it is when the key is handled (keys can come faster than renders)
+    const moves = {
+      ArrowRight: (n) => n + 1, ArrowLeft: (n) => n - 1, End: () => Infinity, Home: () => 0,
+      PageDown: (n) => marks.find((m) => m > n) ?? n, PageUp: (n) => [...marks].reverse().find((m) => m < n) ?? n,
+    };
     store.replayKeys = (e) => {
-      if (!data) return false;
+      if (!data || !moves[e.key]) return false;
       const last = data.frames.length - 1;
-      const nextMark = marks.find((m) => m > step), prevMark = [...marks].reverse().find((m) => m < step);
-      const go = { ArrowRight: step + 1, ArrowLeft: step - 1, End: last, Home: 0, PageDown: nextMark, PageUp: prevMark }[e.key];
-      if (go === undefined) return false;
-      setStep(Math.max(0, Math.min(last, go)));
+      setStep((n) => Math.max(0, Math.min(last, moves[e.key](n))));
       return true;
     };
     return () => { store.replayKeys = null; };
-  }, [data, step, marks]);
+  }, [data, marks]);
   if (problem === "live") return html`<section class="box"><h1>Table ${code} is still in play</h1><p>Replays open once a game is over. <a href=${`#/t/${code}`}>Watch it live</a>.</p></section>`;
   if (problem) return html`<section class="box"><p>${problem}</p><p><a href="#/">Back to the lobby</a></p></section>`;
   if (!data) return html`<p>Loading the replay...</p>`;
