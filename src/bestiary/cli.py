@@ -226,6 +226,12 @@ def serve_command(
     bot_pause: Annotated[
         float, typer.Option(help="critters: seconds a bot waits before its move (a default).")
     ] = 1.0,
+    turn: Annotated[
+        float,
+        typer.Option(
+            help="critters: seconds a person has to move before a bot moves (0: no clock)."
+        ),
+    ] = 90.0,
     decks: Annotated[
         Path | None,
         typer.Option(help="critters: a folder of deck files (NAME.toml/.json) offered by name."),
@@ -305,7 +311,11 @@ def serve_command(
     except StoreUnavailable as exc:
         raise _fail(str(exc)) from None
     settings = TableSettings(
-        answer_seconds=answer, grace_seconds=grace, tick_seconds=tick, bot_pause=bot_pause
+        answer_seconds=answer,
+        grace_seconds=grace,
+        tick_seconds=tick,
+        bot_pause=bot_pause,
+        turn_seconds=turn or None,
     )
     try:
         serve(host=host, port=port, db=db, settings=settings, server=limits)
