@@ -220,6 +220,7 @@ function route() {
   } else if (replay) store.route = { page: "replay", code: replay[1].toUpperCase() };
   else store.route = { page: "lobby" };
   changed();
+  focus.id = null; // a new page starts at its top
   const main = document.getElementById("main");
   if (main) main.focus({ preventScroll: true });
 }
