@@ -262,8 +262,8 @@ def played(game: str, games: int, steps: int) -> list[dict[str, Any]]:
 
 
 NARRATE = """async ([game, moves]) => {
-  const board = (await import(`/static/${game}.js`)).default;
   const info = (await (await fetch("/api/games")).json()).find((g) => g.name === game);
+  const board = (await import(info.board)).default;  // the game package's own board
   const vocab = info.vocabulary;
   const lines = [], commands = [];
   const say = (events, m, me) => {
