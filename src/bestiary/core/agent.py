@@ -110,15 +110,21 @@ LEVELS = ("easy", "medium", "hard")
 
 def bot_levels(game: str) -> dict[str, str]:
     """Each bot's level for people choosing one: the bots that play to win (rank 0 and up),
-    weakest first, split into easy, medium and hard thirds; the yardsticks (rank below 0)
-    are ``practice`` (set habits to learn against).
+    weakest first, spread from easy to hard (thirds of them; of two, one easy and one hard;
+    one alone is medium); the yardsticks (rank below 0) are ``practice`` (set habits to
+    learn against).
 
     >>> bot_levels("critters")
     {'random': 'easy', 'greedy': 'medium', 'ismcts': 'hard'}
     """
     entries = bot_entries(game)
     ranked = sorted((e for e in entries if e.rank >= 0), key=lambda e: (e.rank, -e.seconds))
-    out = {e.name: LEVELS[i * len(LEVELS) // len(ranked)] for i, e in enumerate(ranked)}
+    top = len(LEVELS) - 1
+    spread = max(1, len(ranked) - 1)
+    out = {
+        e.name: LEVELS[round(i * top / spread) if len(ranked) > 1 else 1]
+        for i, e in enumerate(ranked)
+    }
     out.update({e.name: "practice" for e in entries if e.rank < 0})
     return out
 
