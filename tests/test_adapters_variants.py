@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bestiary.adapters.variants import variant_options
@@ -76,3 +78,76 @@ def test_cfr_plus_brings_nashconv_below_the_bound_in_five_iterations() -> None:
     conv = exploitability.nash_conv(game, solver.average_policy())
     # Measured 0.0547 after 5 iterations (uniform: 0.8195); docs/rl.md has the full run.
     assert conv < 0.1 < uniform
+
+
+def _tiny_game(deal_at_once: bool = True) -> Any:
+    pyspiel = pytest.importorskip("pyspiel")
+    from bestiary.adapters import openspiel_critters
+
+    return pyspiel.load_game(
+        openspiel_critters.SHORT_NAME, {"variant": "tiny", "deal_at_once": deal_at_once}
+    )
+
+
+def test_two_player_critters_is_zero_sum_and_openspiel_exploitability_accepts_it() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python import policy as policy_lib
+    from open_spiel.python.algorithms import exploitability
+
+    from bestiary.adapters import openspiel_critters
+
+    game = _tiny_game()
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0
+    uniform = policy_lib.UniformRandomPolicy(game)
+    # Refused as general-sum before; for a zero-sum duel it is half of NashConv.
+    value = exploitability.exploitability(game, uniform)
+    assert value == pytest.approx(exploitability.nash_conv(game, uniform) / 2)
+    assert value > 0.1
+    three = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 3})
+    assert three.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def _terminals(state: Any) -> list[Any]:
+    if state.is_terminal():
+        return [state]
+    found = []
+    for action in state.legal_actions():
+        found += _terminals(state.child(action))
+    return found
+
+
+def test_every_tiny_ending_sums_to_zero_and_a_shared_win_is_a_draw() -> None:
+    endings = _terminals(_tiny_game().new_initial_state())
+    returns = {tuple(s.returns()) for s in endings}
+    assert returns <= {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    shared = [s for s in endings if len(s.engine.winners()) == 2]
+    assert shared, "the tiny tree has shared wins (the exhausted ending's ties)"
+    assert all(s.returns() == [0.0, 0.0] for s in shared)
+
+
+@pytest.mark.parametrize("deal_at_once", [True, False])
+def test_information_state_string_and_tensor_partition_the_tiny_tree_alike(
+    deal_at_once: bool,
+) -> None:
+    # Tabular solvers key on the string, neural ones on the tensor: each must determine the
+    # other at every decision node of the whole tree (the deal at once merged 354 into 245).
+    by_string: dict[tuple[int, str], set[tuple[float, ...]]] = {}
+    by_tensor: dict[tuple[int, tuple[float, ...]], set[str]] = {}
+
+    def walk(state: Any) -> None:
+        if state.is_terminal():
+            return
+        if not state.is_chance_node():
+            p = state.current_player()
+            text = state.information_state_string(p)
+            tensor = tuple(state.information_state_tensor(p))
+            by_string.setdefault((p, text), set()).add(tensor)
+            by_tensor.setdefault((p, tensor), set()).add(text)
+        for action in state.legal_actions():
+            walk(state.child(action))
+
+    walk(_tiny_game(deal_at_once).new_initial_state())
+    assert all(len(v) == 1 for v in by_string.values())
+    assert all(len(v) == 1 for v in by_tensor.values())
+    assert len(by_string) == len(by_tensor) == 354

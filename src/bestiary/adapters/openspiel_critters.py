@@ -6,7 +6,9 @@ yet dealt); the dealt order is the deck of the engine's record header, so cards 
 one at a time in seat order and the rest is the Draw Pile. When the rules call for a reshuffle,
 chance deals the new Draw Pile from the centre pile the same way. Decision ids are those of
 ``CrittersEncoding``. Returns: +1 for each winner, -1 for the others; a game cut at
-``max_game_length`` history entries returns 0 to all.
+``max_game_length`` history entries returns 0 to all. With two players the game is declared
+zero-sum (``Utility.ZERO_SUM``), and a win the two seats share returns 0 to both (a draw), so
+``pyspiel.exploitability`` and the zero-sum algorithms accept it; with more it is general-sum.
 
 Parameters: ``players`` (2-8), ``set_size``, ``sets_to_win``, ``hand_limit`` (0: the rules'
 default), ``max_game_length``, ``variant`` (``"tiny"``: ``bestiary.adapters.variants``, which
@@ -59,22 +61,30 @@ DEFAULT_PARAMS: dict[str, Any] = {
 # Dealing at once enumerates every distinct order of the deck: only for small decks.
 MAX_DEALS = 100_000
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="bestiary: the critter set-collection game",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+
+def _game_type(utility: Any) -> Any:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="bestiary: the critter set-collection game",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=8,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS,
+    )
+
+
+# Registered as general-sum (3+ players: the returns' sum depends on how many share a win);
+# a 2-player game is made zero-sum (see ``CrittersSpielState.returns``).
+_GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
+_ZERO_SUM = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
 
 
 def _options(params: dict[str, Any]) -> dict[str, Any]:
@@ -153,15 +163,16 @@ class CrittersGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         table = table_for(params or {})
+        duel = table.n == 2
         super().__init__(
-            _GAME_TYPE,
+            _ZERO_SUM if duel else _GAME_TYPE,
             pyspiel.GameInfo(
                 num_distinct_actions=table.encoding.size,
                 max_chance_outcomes=table.chance_outcomes,
                 num_players=table.n,
                 min_utility=-1.0,
                 max_utility=1.0,
-                utility_sum=None,
+                utility_sum=0.0 if duel else None,
                 max_game_length=table.length,
             ),
             table.params,
@@ -253,8 +264,11 @@ class CrittersSpielState(pyspiel.State):
         else:
             self._move(action)
         index = self._game.encoding.card_index
+        drawn = len(self._game.encoding.cards)
+        # A dealt card is column `card`, a drawn one `cards + card`: one chance entry can both
+        # deal and draw (the deal at once, then the first turn's draw), and the seat knows which.
         gains = tuple(
-            (who, index[text.split(" ", 1)[1]])
+            (who, index[text.split(" ", 1)[1]] + (drawn if text.startswith("drew ") else 0))
             for who, text in self._log[mark:]
             if who >= 0 and text.startswith(("dealt ", "drew "))
         )
@@ -273,6 +287,9 @@ class CrittersSpielState(pyspiel.State):
         if self.engine is None or not self.engine.is_over:
             return [0.0] * self._game.n
         winners = self.engine.winners()
+        if self._game.n == 2 and len(winners) == 2:
+            # Two seats sharing the win beat nobody: a draw, so the duel stays zero-sum.
+            return [0.0, 0.0]
         return [1.0 if p in winners else -1.0 for p in self._game.players]
 
     def __str__(self) -> str:
@@ -375,7 +392,10 @@ class CrittersSpielState(pyspiel.State):
         return list(self._log)
 
     def rows(self) -> list[Row]:
-        """(seat acting or -1 for chance, action or outcome, (seat, card) gains) per entry."""
+        """(seat acting or -1 for chance, action or outcome, (seat, column) gains) per entry.
+
+        A gain's column is the card's index for a dealt card, the number of cards plus it for
+        a drawn one."""
         return self._rows.value
 
     def hands(self) -> list[Counter[str]]:
@@ -412,7 +432,9 @@ class CrittersObserver:
       perfect recall, ``history``: one row per history entry (``max_game_length`` rows),
       ``[seat + 1 relative to the observer (0: chance), action id + 1 (chance: the card + 1
       when the private info shows it, else 0)]``, followed with ``SINGLE_PLAYER`` by the cards
-      that entry put in the observer's hand (counts), so every draw is remembered when it came.
+      that entry dealt to the observer, then those it drew (counts per card each), so every
+      card is remembered when and how it came (the tiny tree's strings and tensors give the
+      same infosets, tested over the whole tree).
     """
 
     def __init__(self, game: Table, iig_obs_type: Any = None) -> None:
@@ -431,7 +453,7 @@ class CrittersObserver:
         elif everyone:
             pieces.append(("hands", (n, c)))
         if self.public and self.perfect_recall:
-            pieces.append(("history", (game.length, 2 + (c if single else 0))))
+            pieces.append(("history", (game.length, 2 + (2 * c if single else 0))))
         elif self.public:
             pieces.append(("public", (enc.obs_size - c,)))
         sizes = [int(np.prod(shape)) for _, shape in pieces]
@@ -471,9 +493,9 @@ class CrittersObserver:
                     rows[t, 1] = action + 1
                 elif everyone and action >= 0:
                     rows[t, 1] = action + 1
-                for seat, card_id in gains:
+                for seat, column in gains:
                     if rows.shape[1] > 2 and seat == player:
-                        rows[t, 2 + card_id] += 1
+                        rows[t, 2 + column] += 1
 
     def string_from(self, state: CrittersSpielState, player: int) -> str:
         game = self.game
