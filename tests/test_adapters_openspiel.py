@@ -84,32 +84,55 @@ def test_critters_resample_keeps_what_the_seat_knows_and_redeals_the_rest() -> N
     assert len(other_hands) > 1
 
 
-def test_ismcts_plays_critters_with_the_determinize_resampler() -> None:
-    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 2})
-    bot = ismcts.ISMCTSBot(
+def _openspiel_ismcts(game: Any, seed: int) -> Any:
+    """OpenSpiel's own ISMCTS bot as shipped: no resampler of ours, consistent action sets."""
+    return ismcts.ISMCTSBot(
         game=game,
-        evaluator=mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(1)),
+        evaluator=mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(seed)),
         uct_c=2.0,
         max_simulations=8,
-        random_state=np.random.RandomState(2),
-        allow_inconsistent_action_sets=True,
+        random_state=np.random.RandomState(seed + 1),
     )
-    bot.set_resampler(openspiel_critters.make_resampler(3))
+
+
+def test_openspiel_ismcts_plays_full_critters_games_unchanged() -> None:
+    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 2})
+    for g in range(2):
+        bot = _openspiel_ismcts(game, g)
+        state = game.new_initial_state()
+        rng = random.Random(g)
+        searched = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _deal(state, rng)
+            elif state.current_player() == g % 2:
+                action = bot.step(state)
+                assert action in state.legal_actions()
+                state.apply_action(action)
+                searched += 1
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        assert searched > 0
+        assert sum(state.returns()) == 0.0
+
+
+def test_resample_from_infostate_keeps_the_seats_information_state() -> None:
+    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 2})
     state = game.new_initial_state()
-    rng = random.Random(0)
-    searched = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            _deal(state, rng)
-        elif state.current_player() == 0:
-            action = bot.step(state)
-            assert action in state.legal_actions()
-            state.apply_action(action)
-            searched += 1
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    assert searched > 0
-    assert sorted(state.returns()) == [-1.0, 1.0]
+    rng = random.Random(4)
+    _deal(state, rng)
+    for _ in range(9):
+        state.apply_action(rng.choice(state.legal_actions()))
+        _deal(state, rng)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    hands = set()
+    for _ in range(6):
+        sample = state.resample_from_infostate(player, sampler)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.legal_actions() == state.legal_actions()
+        hands.add(tuple(sorted(sample.engine.hand(f"player_{1 - player}"))))
+    assert len(hands) > 1
 
 
 def test_wild_tick_order_is_a_chance_node_only_when_two_seats_act() -> None:

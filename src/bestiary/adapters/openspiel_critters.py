@@ -383,6 +383,16 @@ class CrittersSpielState(pyspiel.State):
         ]
         return other
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """OpenSpiel's resampling hook (ISMCTS calls it): ``resample`` seeded by the sampler.
+
+        Every seat's legal actions in the sample follow from what its information state
+        holds (its hand and the public table), so ISMCTS needs no
+        ``allow_inconsistent_action_sets``.
+        """
+        seed = int(probability_sampler() * 2**53)
+        return self.resample(int(player_id), random.Random(seed))
+
     def seat_log(self, player: int) -> list[str]:
         """What ``player`` has seen so far, in order."""
         return [text for who, text in self._log if who in (-1, player)]
