@@ -37,11 +37,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.spiel_pieces import named_pieces, shows
 from bestiary.adapters.variants import variant_options
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
@@ -466,18 +466,10 @@ class CrittersObserver:
             pieces.append(("history", (game.length, 2 + (2 * c if single else 0))))
         elif self.public:
             pieces.append(("public", (enc.obs_size - c,)))
-        sizes = [int(np.prod(shape)) for _, shape in pieces]
-        self.tensor = np.zeros(sum(sizes), dtype=np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        at = 0
-        for (name, shape), size in zip(pieces, sizes, strict=True):
-            self.dict[name] = self.tensor[at : at + size].reshape(shape)
-            at += size
+        self.tensor, self.dict = named_pieces(pieces)
 
     def _sees(self, seat: int, player: int) -> bool:
-        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            return True
-        return self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER and seat == player
+        return shows(self.private, seat, player)
 
     def set_from(self, state: CrittersSpielState, player: int) -> None:
         game = self.game

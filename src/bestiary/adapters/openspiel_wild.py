@@ -10,10 +10,13 @@ yet dealt) and, with ``objectives``, one Objective per seat. Nightfall ends a ga
 driver's 0.35 s ticks, 343 ticks). Rewards: the change of each seat's
 score; returns: the scores.
 
-Observation tensor and string: the seat's view now. Information state string: everything the
-seat has seen, in order (own cards and moves in full, others' moves as the table sees them,
-meetings); information state tensor: the observation tensor followed by how many moves of each
-kind every seat has made.
+Observers honour every ``IIGObservationType`` (``WildObserver``), as critters' do: the
+observation is the seat, its hidden cards (hand, face-down offered card, Objective) and the
+public table now; the information state adds (tensor) how many moves of each kind every seat
+has made, or (string) is everything the seat has seen, in order (own cards and moves in full,
+others' moves as the table sees them, meetings). ``private_info`` NONE leaves out every hidden
+card and Objective, ALL_PLAYERS shows every seat's, ``public_info=False`` leaves out the table;
+observation parameters are refused.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_bestiary_wild", {"players": 3})
@@ -27,12 +30,14 @@ import itertools
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.spiel_pieces import named_pieces, shows
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.wild import (
@@ -132,8 +137,9 @@ class WildGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> WildObserver:
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return WildObserver(table_for(self.get_parameters()), perfect_recall)
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {params!r}")
+        return WildObserver(table_for(self.get_parameters()), iig_obs_type)
 
 
 class WildSpielState(pyspiel.State):
@@ -147,7 +153,8 @@ class WildSpielState(pyspiel.State):
         self._packs: list[list[str]] = [[] for _ in range(n)]
         self._objectives: list[str] = []
         self._chosen: list[WildAction | None] | None = None  # a tick waiting for its order
-        self._seen: Cell[list[tuple[int, str]]] = Cell([], list.copy)
+        # (seat, or -1 for everyone; what that seat saw; what the others saw, or None).
+        self._seen: Cell[list[Entry]] = Cell([], list.copy)
         # Moves of each kind per seat: the summary in the information-state tensor.
         self.moves = np.zeros((n, len(MOVE_KINDS)), dtype=np.float32)
         self._rewards = [0.0] * n
@@ -162,12 +169,12 @@ class WildSpielState(pyspiel.State):
         self._table.value = value
 
     @property
-    def _log(self) -> list[tuple[int, str]]:
-        """(seat, or -1 for everyone; what they saw), in order."""
+    def _log(self) -> list[Entry]:
+        """(seat, or -1 for everyone; what it saw; what the others saw, or None), in order."""
         return self._seen.value
 
     @_log.setter
-    def _log(self, value: list[tuple[int, str]]) -> None:
+    def _log(self, value: list[Entry]) -> None:
         self._seen.value = value
 
     # ------------------------------------------------------------------ OpenSpiel
@@ -216,10 +223,12 @@ class WildSpielState(pyspiel.State):
             card = CREATURES[action]
             self._packs[seat].append(card)
             if len(self._packs[seat]) <= (3 if self._game.n == 3 else 2):
-                self._log.append((seat, f"drew {card}"))
+                self._log.append((seat, f"drew {card}", None))
         else:
             self._objectives.append(OBJECTIVES[action].id)
-            self._log.append((len(self._objectives) - 1, f"objective {OBJECTIVES[action].id}"))
+            self._log.append(
+                (len(self._objectives) - 1, f"objective {OBJECTIVES[action].id}", None)
+            )
         if self._dealing_seat() is None and (
             not self._game.options["objectives"] or len(self._objectives) == self._game.n
         ):
@@ -284,28 +293,27 @@ class WildSpielState(pyspiel.State):
         hands = [Counter(state.hand(p)) for p in game.players]
         met = len(state.meetings)
         report = table.play_tick(chosen, list(order))
-        self._log.append((-1, f"tick {table.ticks}"))
+        self._log.append((-1, f"tick {table.ticks}", None))
         for action in report.applied:
             if isinstance(action, Nightfall):
                 continue
             seat = game.encoding.seat[action.by]
             event = action.to_event()
             self.moves[seat, MOVE_KINDS.index(event["do"])] += 1
-            self._log.append((seat, json.dumps(event, sort_keys=True)))
-            if isinstance(action, Draw):
-                # Each seat acts once a tick, so after a draw its hand grew by the drawn card.
-                for card in (Counter(state.hand(action.by)) - hands[seat]).elements():
-                    self._log.append((seat, f"drew {card}"))
             seen = {"by": event["by"], "do": event["do"]}
             for key in ("call", "with"):
                 if key in event:
                     seen[key] = event[key]
             public = json.dumps(seen, sort_keys=True)
-            self._log.extend((s, public) for s in range(game.n) if s != seat)
+            self._log.append((seat, json.dumps(event, sort_keys=True), public))
+            if isinstance(action, Draw):
+                # Each seat acts once a tick, so after a draw its hand grew by the drawn card.
+                for card in (Counter(state.hand(action.by)) - hands[seat]).elements():
+                    self._log.append((seat, f"drew {card}", None))
         for meeting in state.meetings[met:]:
-            self._log.append((-1, describe_meeting(meeting)))
+            self._log.append((-1, describe_meeting(meeting), None))
         if report.nightfall:
-            self._log.append((-1, "nightfall"))
+            self._log.append((-1, "nightfall", None))
         scores = state.scores()
         new = [float(scores[p]) for p in game.players]
         self._rewards = [a - b for a, b in zip(new, self._scores, strict=True)]
@@ -313,43 +321,141 @@ class WildSpielState(pyspiel.State):
 
     def seat_log(self, player: int) -> list[str]:
         """What ``player`` has seen so far, in order."""
-        return [text for who, text in self._log if who in (-1, player)]
+        return self.log_as_seen(lambda seat: seat == player)
+
+    def log_as_seen(self, sees: Callable[[int], bool]) -> list[str]:
+        """The log as an observer sees it who sees the private entries of seats ``sees``."""
+        lines = []
+        for who, text, public in self._log:
+            if who < 0 or sees(who):
+                lines.append(text)
+            elif public is not None:
+                lines.append(public)
+        return lines
+
+    def hidden(self, seat: int) -> tuple[list[str], str | None, str | None]:
+        """``seat``'s hidden cards now: its hand, its face-down offered card, its Objective."""
+        player = self._game.players[seat]
+        if self.table is None:  # during the deal: the cards it has drawn so far
+            hand = [t[5:] for w, t, _ in self._log if w == seat and t.startswith("drew ")]
+            mine = [t for w, t, _ in self._log if w == seat and t.startswith("objective ")]
+            return hand, None, mine[0][10:] if mine else None
+        state = self.table.state
+        offer = state.offer(player)
+        return state.hand(player), None if offer is None else offer[0], state.objective(player)
 
 
 class WildObserver:
-    """Tensor and string of a seat: its view now, or (perfect recall) all it has seen."""
+    """Tensor and string of a seat for any ``IIGObservationType``, OpenSpiel's convention.
 
-    def __init__(self, game: Table, perfect_recall: bool) -> None:
+    The tensor is named pieces, in this order (as critters' ``CrittersObserver``):
+
+    - ``player``: the observing seat, one-hot (always).
+    - private info: ``SINGLE_PLAYER`` gives the seat's hidden cards, ``private_hand`` (counts
+      per creature), ``private_offer`` (its face-down offered card, one-hot) and, with
+      ``objectives``, ``private_objective``; ``ALL_PLAYERS`` gives ``hands``, ``offers`` (and
+      ``objectives``) with one seat-relative row per seat; ``NONE`` gives nothing, so nothing
+      in the result depends on a hidden card or Objective.
+    - public info (``public_info=True``): ``public``, the seat's observation vector
+      (``WildEncoding``) without its hand, offered card and Objective: Calls, hand and Pack
+      sizes, Dens, the Watering Hole, scores, asks, the Nightfall clock; with perfect recall
+      also ``moves``, how many moves of each kind every seat has made (seat-relative).
+
+    Strings follow the same pieces; with perfect recall and public info the string is
+    everything the observer saw, in order (the hidden part of a move, a Call's card or a
+    discarded card, only for the seats the private info shows).
+    """
+
+    def __init__(self, game: Table, iig_obs_type: Any = None) -> None:
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        private = kind.private_info
+        if private not in PRIVATE_KINDS:
+            raise ValueError(
+                f"private_info must be NONE, SINGLE_PLAYER or ALL_PLAYERS, not {private}"
+            )
         self.game = game
-        self.perfect_recall = perfect_recall
+        self.private = private
+        self.public = bool(kind.public_info)
+        self.perfect_recall = bool(kind.perfect_recall)
+        n, k = game.n, len(OBJECTIVES)
+        objectives = bool(game.options["objectives"])
+        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            pieces += [("private_hand", (5,)), ("private_offer", (5,))]
+            pieces += [("private_objective", (k,))] if objectives else []
+        elif private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            pieces += [("hands", (n, 5)), ("offers", (n, 5))]
+            pieces += [("objectives", (n, k))] if objectives else []
         enc = game.encoding
-        size = enc.obs_size + (game.n * len(MOVE_KINDS) if perfect_recall else 0)
-        self.tensor = np.zeros(size, dtype=np.float32)
-        self.dict = {"observation": self.tensor[: enc.obs_size]}
-        if perfect_recall:
-            self.dict["moves"] = self.tensor[enc.obs_size :].reshape(game.n, len(MOVE_KINDS))
+        # The observation vector's public part: all but the hand, the offered card (slots
+        # 0-9) and the Objective (the last slots, with objectives).
+        self._public = slice(10, enc.obs_size - (k if objectives else 0))
+        if self.public:
+            pieces.append(("public", (self._public.stop - self._public.start,)))
+            if self.perfect_recall:
+                pieces.append(("moves", (n, len(MOVE_KINDS))))
+        self.tensor, self.dict = named_pieces(pieces)
+
+    def _sees(self, seat: int, player: int) -> bool:
+        return shows(self.private, seat, player)
 
     def set_from(self, state: WildSpielState, player: int) -> None:
-        enc = self.game.encoding
+        game = self.game
+        n = game.n
         self.tensor.fill(0)
-        if state.table is None:
-            for text in state.seat_log(player):
-                if text.startswith("drew "):
-                    self.tensor[CREATURES.index(text[5:])] += 1
-        else:
-            view = state.table.state.view(self.game.players[player])
-            self.tensor[: enc.obs_size] = enc.observe(view, state.table.quiet_share)
-        if self.perfect_recall:
-            self.dict["moves"][:] = np.roll(state.moves, -player, axis=0)
+        d = self.dict
+        d["player"][player] = 1
+        single = "private_hand" in d
+        if single or "hands" in d:
+            for j in range(1 if single else n):
+                hand, offer, objective = state.hidden((player + j) % n)
+                rows = [d[k] if single else d[k][j] for k in _PIECES[single] if k in d]
+                for card in hand:
+                    rows[0][CREATURES.index(card)] += 1
+                if offer is not None:
+                    rows[1][CREATURES.index(offer)] = 1
+                if objective is not None and len(rows) > 2:
+                    rows[2][OBJECTIVE_INDEX[objective]] = 1
+        if "public" in d and state.table is not None:
+            view = state.table.state.view(game.players[player])
+            d["public"][:] = game.encoding.observe(view, state.table.quiet_share)[self._public]
+        if "moves" in d:
+            d["moves"][:] = np.roll(state.moves, -player, axis=0)
 
     def string_from(self, state: WildSpielState, player: int) -> str:
-        if self.perfect_recall:
-            return f"p{player}\n" + "\n".join(state.seat_log(player))
-        if state.table is None:
-            hand = sorted(t[5:] for t in state.seat_log(player) if t.startswith("drew "))
-            return f"p{player} dealing; hand {' '.join(hand)}"
-        view = state.table.state.view(self.game.players[player])
-        return f"p{player} quiet {state.table.quiet} " + json.dumps(view, sort_keys=True)
+        game = self.game
+        parts = [f"p{player}"]
+        for seat in range(game.n):
+            if self._sees(seat, player):
+                hand, offer, objective = state.hidden(seat)
+                parts.append(f"hand{seat} {' '.join(sorted(hand))}; offer {offer or '-'}")
+                if game.options["objectives"]:
+                    parts[-1] += f"; objective {objective or '-'}"
+        if self.public and self.perfect_recall:
+            parts += state.log_as_seen(lambda seat: self._sees(seat, player))
+        elif self.public and state.table is None:
+            parts.append(f"dealing {len(state.history())}")
+        elif self.public:
+            assert state.table is not None
+            view = state.table.state.view(game.players[player])
+            for key in ("hand", "offer", "objective"):
+                view.pop(key, None)
+            parts.append(f"quiet {state.table.quiet} " + json.dumps(view, sort_keys=True))
+        return "\n".join(parts)
+
+
+Entry = tuple[int, str, str | None]
+PRIVATE_KINDS = (
+    pyspiel.PrivateInfoType.NONE,
+    pyspiel.PrivateInfoType.SINGLE_PLAYER,
+    pyspiel.PrivateInfoType.ALL_PLAYERS,
+)
+OBJECTIVE_INDEX = {o.id: i for i, o in enumerate(OBJECTIVES)}
+# The private pieces of one seat, in tensor order (SINGLE_PLAYER's names, ALL_PLAYERS').
+_PIECES = {
+    True: ("private_hand", "private_offer", "private_objective"),
+    False: ("hands", "offers", "objectives"),
+}
 
 
 def _clone_or_none(value: TickedWild | None) -> TickedWild | None:
