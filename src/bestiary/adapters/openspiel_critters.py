@@ -41,7 +41,7 @@ import pyspiel
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.spiel_cells import Cell, Shared
-from bestiary.adapters.spiel_pieces import named_pieces, shows
+from bestiary.adapters.spiel_pieces import game_type, named_pieces, shows
 from bestiary.adapters.variants import variant_options
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
@@ -63,21 +63,14 @@ MAX_DEALS = 100_000
 
 
 def _game_type(utility: Any) -> Any:
-    return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="bestiary: the critter set-collection game",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=8,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=DEFAULT_PARAMS,
+    return game_type(
+        SHORT_NAME,
+        "bestiary: the critter set-collection game",
+        pyspiel.GameType.Dynamics.SEQUENTIAL,
+        utility,
+        pyspiel.GameType.RewardModel.TERMINAL,
+        8,
+        DEFAULT_PARAMS,
     )
 
 

@@ -1,4 +1,4 @@
-"""What both games' OpenSpiel observers share: a tensor of named pieces, and who is shown.
+"""What both games' OpenSpiel faces share: their game type, and their observers' layout.
 
 OpenSpiel's own Python games (kuhn_poker, liars_poker) lay an observation out as one float32
 vector cut into named pieces (``observer.dict``); ``private_info`` says whose hidden cards an
@@ -32,3 +32,32 @@ def shows(private: Any, seat: int, player: int) -> bool:
     if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
         return True
     return bool(private == pyspiel.PrivateInfoType.SINGLE_PLAYER and seat == player)
+
+
+def game_type(
+    short_name: str,
+    long_name: str,
+    dynamics: Any,
+    utility: Any,
+    reward_model: Any,
+    max_players: int,
+    parameters: dict[str, Any],
+) -> Any:
+    """A bestiary game's ``pyspiel.GameType``: explicit chance, imperfect information, every
+    information-state and observation string and tensor provided."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=dynamics,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=reward_model,
+        max_num_players=max_players,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
