@@ -142,8 +142,52 @@ def test_resample_from_infostate_keeps_the_seats_information_state() -> None:
         sample = state.resample_from_infostate(player, sampler)
         assert sample.information_state_string(player) == state.information_state_string(player)
         assert sample.legal_actions() == state.legal_actions()
+        # A real history: replayed from its own actions it is the same state.
+        assert str(game.deserialize_state(sample.serialize())) == str(sample)
         hands.add(tuple(sorted(sample.engine.hand(f"player_{1 - player}"))))
     assert len(hands) > 1
+
+
+def test_critters_resample_from_infostate_after_a_reshuffle() -> None:
+    # Six seats run the Draw Pile out: with these random moves it is reshuffled once.
+    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 6})
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    _deal(state, rng)
+    while not any("shuffled into a new Draw Pile" in line for line in state.seat_log(0)):
+        assert not state.is_terminal()
+        state.apply_action(rng.choice(state.legal_actions()))
+        _deal(state, rng)
+    assert not state.is_terminal()
+    player = state.current_player()
+    sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert sample.information_state_string(player) == state.information_state_string(player)
+    assert str(game.deserialize_state(sample.serialize())) == str(sample)
+
+
+def test_critters_resample_from_infostate_over_the_whole_tiny_tree() -> None:
+    game = pyspiel.load_game(
+        openspiel_critters.SHORT_NAME, {"variant": "tiny", "deal_at_once": True}
+    )
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    decisions = 0
+
+    def walk(state: Any) -> None:
+        nonlocal decisions
+        if state.is_terminal():
+            return
+        if not state.is_chance_node():
+            p = state.current_player()
+            sample = state.resample_from_infostate(p, sampler)
+            assert sample.information_state_string(p) == state.information_state_string(p)
+            assert sample.information_state_tensor(p) == state.information_state_tensor(p)
+            assert sample.legal_actions() == state.legal_actions()
+            decisions += 1
+        for action in state.legal_actions():
+            walk(state.child(action))
+
+    walk(game.new_initial_state())
+    assert decisions == 838
 
 
 CREATURE_ORDER = ("megalotaur", "snerlep", "fizzalisk", "wiffaloon", "skeevil")

@@ -60,6 +60,8 @@ DEFAULT_PARAMS: dict[str, Any] = {
 }
 # Dealing at once enumerates every distinct order of the deck: only for small decks.
 MAX_DEALS = 100_000
+# resample_from_infostate re-deals and replays until the seat's information state matches.
+RESAMPLE_TRIES = 1000
 
 
 def _game_type(utility: Any) -> Any:
@@ -132,6 +134,7 @@ class Table(Shared):
         self.encoding = CrittersEncoding(self.players, probe.kinds, probe.set_size)
         self.length = int(self.params["max_game_length"])
         self.deals = _deals(self.deck_counts) if self.params["deal_at_once"] else []
+        self.deal_index = {order: i for i, order in enumerate(self.deals)}
         self.chance_outcomes = max(len(self.encoding.cards), len(self.deals))
 
 
@@ -196,6 +199,7 @@ class CrittersSpielState(pyspiel.State):
         # One row per history entry: (seat acting or -1 for chance, the action or outcome, the
         # (seat, card) pairs it put in hands): the perfect-recall tensor's rows.
         self._rows: Cell[list[Row]] = Cell([], list.copy)
+        self._places: Cell[Places | None] = Cell(None, _copy_places)
         self._cut = False
 
     @property
@@ -317,7 +321,8 @@ class CrittersSpielState(pyspiel.State):
                     "deck": self._dealt,
                     "first": game.players[0],
                 }
-                self._dealt = []
+                deck, self._dealt = self._dealt, []
+                self._places.value = Places(deck, game.players, limit)
                 self._start(GAME.from_header(header))
         elif not sum(self._unplaced().values()):
             order = tuple(self._dealt)
@@ -327,6 +332,9 @@ class CrittersSpielState(pyspiel.State):
 
     def _start(self, engine: CrittersState) -> None:
         self.engine = engine
+        places = self._places.value
+        assert places is not None
+        places.follow(engine, places.dealt_hands(), len(places.segments[0]) - places.dealt)
         # The first turn's automatic draw happened in the engine: show it to its player.
         turn = engine.turn
         if turn is not None:
@@ -352,7 +360,15 @@ class CrittersSpielState(pyspiel.State):
         engine = self.engine
         assert engine is not None
         before = {p: Counter(engine.hand(p)) for p in self._game.players}
+        pile = engine.draw_pile_size
+        places = self._places.value
+        if isinstance(action, Reshuffle):
+            assert places is not None
+            places.segments.append(list(action.order))
+            pile = len(action.order)
         engine.apply(action)
+        if places is not None:
+            places.follow(engine, [before[p] for p in self._game.players], pile)
         for seat, p in enumerate(self._game.players):
             after = Counter(engine.hand(p))
             for card in _gained(before[p], after, Counter()):
@@ -368,6 +384,7 @@ class CrittersSpielState(pyspiel.State):
         name = self._game.players[player]
         other: CrittersSpielState = self.clone()
         other.engine = determinize(self.engine.view(name), name, rng)
+        other._places.value = None  # a determinized engine has no dealt history to follow
         other._log = [(who, text) for who, text in self._log if who in (-1, player)]
         # The searching seat knows its own gains, and no chance outcome but through them.
         other._rows.value = [
@@ -377,14 +394,44 @@ class CrittersSpielState(pyspiel.State):
         return other
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """OpenSpiel's resampling hook (ISMCTS calls it): ``resample`` seeded by the sampler.
+        """A state ``player_id`` cannot tell from this one, by OpenSpiel's resampling hook.
 
-        Every seat's legal actions in the sample follow from what its information state
-        holds (its hand and the public table), so ISMCTS needs no
+        A real history of the game: the deck and every reshuffled Draw Pile dealt again,
+        keeping in place the cards the seat drew and every card since shown (put down,
+        played, discarded, given), the rest shuffled among the other places; every move
+        kept; replayed until the seat's information state matches. Every seat's legal
+        actions then follow from its own information state, so ISMCTS needs no
         ``allow_inconsistent_action_sets``.
         """
-        seed = int(probability_sampler() * 2**53)
-        return self.resample(int(player_id), random.Random(seed))
+        places = self._places.value
+        if places is None:
+            raise ValueError("resample_from_infostate needs a dealt game of this adapter")
+        rng = random.Random(int(probability_sampler() * 2**53))
+        player = int(player_id)
+        target = self.information_state_string(player)
+        for _ in range(RESAMPLE_TRIES):
+            sample = self._replayed(places.redealt(player, rng))
+            if sample is not None and sample.information_state_string(player) == target:
+                return sample
+        raise RuntimeError(
+            f"no re-deal matched seat {player}'s information state in {RESAMPLE_TRIES} tries"
+        )
+
+    def _replayed(self, orders: list[list[str]]) -> CrittersSpielState | None:
+        """This state's moves replayed on the dealt ``orders``; None where one is illegal."""
+        game = self._game
+        index = game.encoding.card_index
+        first = [game.deal_index[tuple(orders[0])]] if game.deals else [index[c] for c in orders[0]]
+        chance = iter(first + [index[c] for order in orders[1:] for c in order])
+        new = CrittersSpielState(self.get_game())
+        for actor, action, _ in self._rows.value:
+            if actor < 0:
+                new.apply_action(next(chance))
+            elif action in new.legal_actions():
+                new.apply_action(action)
+            else:
+                return None
+        return new
 
     def seat_log(self, player: int) -> list[str]:
         """What ``player`` has seen so far, in order."""
@@ -413,6 +460,113 @@ class CrittersSpielState(pyspiel.State):
 
 
 Row = tuple[int, int, tuple[tuple[int, int], ...]]
+Place = tuple[int, int]  # (dealt order: 0 the deck, k the k-th reshuffle; index, top first)
+Card = tuple[Place | None, str]  # a card in a hand: where it was dealt from, if from a pile
+
+
+class Places:
+    """Where every card in a hand was dealt from, as cards move (for resampling).
+
+    A card drawn from a pile keeps its place; a card that leaves a hand (put down, played,
+    discarded, given) is public from then on, so its place is ``known``. Two cards alike are
+    alike: a card leaving a hand is the earliest of its kind there.
+    """
+
+    __slots__ = ("dealt", "drawn_by", "hands", "known", "players", "segments")
+
+    def __init__(self, deck: list[str], players: tuple[str, ...], limit: int) -> None:
+        n = len(players)
+        self.players = players
+        self.segments = [list(deck)]
+        self.dealt = limit * n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.drawn_by: dict[Place, int] = {}
+        self.known: dict[Place, str] = {}
+        for j in range(self.dealt):
+            self.hands[j % n].append(((0, j), deck[j]))
+            self.drawn_by[(0, j)] = j % n
+
+    def copy(self) -> Places:
+        other = Places.__new__(Places)
+        other.players = self.players
+        other.segments = [list(seg) for seg in self.segments]
+        other.dealt = self.dealt
+        other.hands = [list(h) for h in self.hands]
+        other.drawn_by = dict(self.drawn_by)
+        other.known = dict(self.known)
+        return other
+
+    def dealt_hands(self) -> list[Counter[str]]:
+        return [Counter(card for _, card in hand) for hand in self.hands]
+
+    def _take(self, seat: int, card: str) -> Card:
+        hand = self.hands[seat]
+        at = next(i for i, (_, c) in enumerate(hand) if c == card)
+        return hand.pop(at)
+
+    def _show(self, token: Card) -> None:
+        if token[0] is not None:
+            self.known[token[0]] = token[1]
+
+    def follow(self, engine: CrittersState, before: list[Counter[str]], pile: int) -> None:
+        """After ``engine`` changed (``before``: the hands; ``pile`` cards in the newest pile):
+        drawn cards join their drawers' hands at their places; others moved in the open."""
+        n = len(self.players)
+        segment = len(self.segments) - 1
+        top = len(self.segments[segment]) - pile
+        after = [Counter(engine.hand(p)) for p in self.players]
+        gains = [a - b for a, b in zip(after, before, strict=True)]
+        losses = [b - a for a, b in zip(after, before, strict=True)]
+        turn = engine.turn
+        first = self.players.index(turn) if turn is not None else 0
+        for i in range(pile - engine.draw_pile_size):
+            place = (segment, top + i)
+            card = self.segments[segment][top + i]
+            seat = next(
+                (q for q in sorted(range(n), key=lambda q: q != first) if gains[q][card]), None
+            )
+            if seat is None:  # the turn's drawer played one alike before it drew: no net gain
+                seat = first
+                losses[seat][card] += 1
+            else:
+                gains[seat][card] -= 1
+            self.hands[seat].append((place, card))
+            self.drawn_by[place] = seat
+        for seat in range(n):
+            for card in list(gains[seat].elements()):
+                giver = next((r for r in range(n) if r != seat and losses[r][card]), None)
+                if giver is None:  # from a tableau, in the open
+                    token: Card = (None, card)
+                else:
+                    losses[giver][card] -= 1
+                    token = self._take(giver, card)
+                self._show(token)
+                self.hands[seat].append(token)
+        for seat in range(n):
+            for card in list(losses[seat].elements()):
+                self._show(self._take(seat, card))
+
+    def redealt(self, player: int, rng: random.Random) -> list[list[str]]:
+        """Every dealt order again, with what ``player`` drew and every card shown kept in
+        place and the rest shuffled among the other places."""
+        fixed = dict(self.known)
+        for place, seat in self.drawn_by.items():
+            if seat == player:
+                fixed[place] = self.segments[place[0]][place[1]]
+        orders = []
+        for k, segment in enumerate(self.segments):
+            free = [i for i in range(len(segment)) if (k, i) not in fixed]
+            cards = [segment[i] for i in free]
+            rng.shuffle(cards)
+            order = list(segment)
+            for i, card in zip(free, cards, strict=True):
+                order[i] = card
+            orders.append(order)
+        return orders
+
+
+def _copy_places(value: Places | None) -> Places | None:
+    return None if value is None else value.copy()
 
 
 def _gained(before: Counter[str], after: Counter[str], already: Counter[str]) -> list[str]:
