@@ -65,14 +65,20 @@ def test_critters_information_state_holds_only_own_cards_after_the_deal() -> Non
         assert seen == sorted(engine.hand(name))
 
 
-def test_critters_resample_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
-    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 3})
+def _critters_after(players: int, seed: int, moves: int) -> tuple[Any, Any]:
+    """A critters game after ``moves`` random moves (and the chance nodes they lead to)."""
+    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": players})
     state = game.new_initial_state()
-    rng = random.Random(5)
+    rng = random.Random(seed)
     _deal(state, rng)
-    for _ in range(12):
+    for _ in range(moves):
         state.apply_action(rng.choice(state.legal_actions()))
         _deal(state, rng)
+    return game, state
+
+
+def test_critters_resample_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
+    _, state = _critters_after(players=3, seed=5, moves=12)
     player = state.current_player()
     other_hands = set()
     for seed in range(6):
@@ -128,13 +134,7 @@ def test_openspiel_ismcts_plays_full_critters_games_unchanged() -> None:
 
 
 def test_resample_from_infostate_keeps_the_seats_information_state() -> None:
-    game = pyspiel.load_game(openspiel_critters.SHORT_NAME, {"players": 2})
-    state = game.new_initial_state()
-    rng = random.Random(4)
-    _deal(state, rng)
-    for _ in range(9):
-        state.apply_action(rng.choice(state.legal_actions()))
-        _deal(state, rng)
+    game, state = _critters_after(players=2, seed=4, moves=9)
     player = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     hands = set()

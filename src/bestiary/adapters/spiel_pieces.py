@@ -42,9 +42,11 @@ def game_type(
     reward_model: Any,
     max_players: int,
     parameters: dict[str, Any],
+    information_state_tensor: bool = True,
 ) -> Any:
     """A bestiary game's ``pyspiel.GameType``: explicit chance, imperfect information, every
-    information-state and observation string and tensor provided."""
+    information-state and observation string and tensor provided (the information-state
+    tensor unless ``information_state_tensor`` is False)."""
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
@@ -56,7 +58,7 @@ def game_type(
         max_num_players=max_players,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=information_state_tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=parameters,
