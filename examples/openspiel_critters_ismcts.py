@@ -1,7 +1,8 @@
 """OpenSpiel's ISMCTS bot plays the critter game against random play for a few seconds.
 
-The bot searches over worlds re-dealt by the engine's ``determinize`` (the resampler), so it
-never sees the opponent's hand. Prints games, wins and the bot's mean search time per move.
+The bot is OpenSpiel's as shipped: it searches over worlds the game's own
+``resample_from_infostate`` re-deals (the engine's ``determinize``), so it never sees the
+opponent's hand. Prints games, wins and the bot's mean search time per move.
 Run: ``python examples/openspiel_critters_ismcts.py --seconds 20``
 (needs ``pip install 'bestiary[openspiel]'``).
 """
@@ -32,9 +33,7 @@ def main() -> None:
         uct_c=2.0,
         max_simulations=args.simulations,
         random_state=np.random.RandomState(args.seed),
-        allow_inconsistent_action_sets=True,
     )
-    bot.set_resampler(openspiel_critters.make_resampler(args.seed))
     rng = random.Random(args.seed)
     games = wins = moves = 0
     searching = 0.0

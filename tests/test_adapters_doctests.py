@@ -23,6 +23,7 @@ MODULES = [
     ("bestiary.adapters.encoding", None),
     ("bestiary.adapters.generic_gym", "gymnasium"),
     ("bestiary.adapters.generic_spiel", "pyspiel"),
+    ("bestiary.adapters.openspiel_efg", "pyspiel"),
 ]
 
 

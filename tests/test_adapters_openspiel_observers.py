@@ -166,3 +166,124 @@ def test_openspiel_own_games_follow_the_same_convention(
             assert (seen[a] == seen[b]) == (a[0] == b[0])
     if private == Private.ALL_PLAYERS:  # every card matters
         assert len({repr(v) for v in seen.values()}) == len(seen)
+
+
+# ---------------------------------------------------------------------------- wild
+
+WILD_GAMES = [
+    {"players": 2, "quiet_ticks": 8},
+    {"players": 3, "objectives": True, "quiet_ticks": 8},
+]
+
+
+def _wild_state(params: dict[str, Any], packs: list[list[int]], objectives: list[int]) -> Any:
+    """A wild game dealt ``packs`` (creature indices) whose public record is the same for
+    every deal: each seat calls its lowest card as megalotaur, discards its lowest card, draws.
+    """
+    from bestiary.adapters import openspiel_wild
+
+    game = pyspiel.load_game(openspiel_wild.SHORT_NAME, params)
+    state = game.new_initial_state()
+    for pack in packs:
+        for card in pack:
+            state.apply_action(card)
+    for objective in objectives if params.get("objectives") else []:
+        state.apply_action(objective)
+    n = params["players"]
+    for step in ("call", "discard", "draw"):
+        hands = [state.table.state.hand(f"player_{i}") for i in range(n)]
+        lowest = [min((CREATURE_IDS[c] for c in hand), default=0) for hand in hands]
+        # Call the lowest card as megalotaur, discard the lowest card, draw.
+        actions = [{"call": 9 + 5 * c, "discard": 4 + c, "draw": 1}[step] for c in lowest]
+        for i, a in enumerate(actions):
+            assert a in state.legal_actions(i)
+        state.apply_actions(actions)
+        if state.is_chance_node():
+            state.apply_action(0)  # the same order every time
+    assert not state.is_terminal()
+    return game, state
+
+
+def _pack(rng: random.Random) -> list[int]:
+    cards = [c for c in range(5) for _ in range(2)]
+    rng.shuffle(cards)
+    return cards
+
+
+CREATURE_IDS = {
+    c: i for i, c in enumerate(("megalotaur", "snerlep", "fizzalisk", "wiffaloon", "skeevil"))
+}
+
+
+@pytest.mark.parametrize("params", WILD_GAMES)
+@pytest.mark.parametrize(("private", "public", "recall"), COMBINATIONS)
+def test_wild_observer_follows_the_observation_type(
+    params: dict[str, Any], private: Any, public: bool, recall: bool
+) -> None:
+    n = params["players"]
+    kind = _kind(private, public, recall)
+    rng = random.Random(5)
+    packs = [_pack(rng) for _ in range(n)]
+    objectives = list(range(n))
+    game, state = _wild_state(params, packs, objectives)
+    observer = make_observation(game, kind)
+    expected = {"player"}
+    if private == Private.SINGLE_PLAYER:
+        expected |= {"private_hand", "private_offer"}
+        expected |= {"private_objective"} if params.get("objectives") else set()
+    if private == Private.ALL_PLAYERS:
+        expected |= {"hands", "offers"} | ({"objectives"} if params.get("objectives") else set())
+    if public:
+        expected |= {"public", "moves"} if recall else {"public"}
+    assert set(observer.dict) == expected
+    for player in range(n):
+        mine = _seen(game, kind, state, player)
+        changed = False
+        # Re-deal what `other` keeps hidden: its Pack (so its hand, offer, discard, draw)
+        # and its Objective; the public record stays the same.
+        for other in range(n):
+            for seed in range(4):
+                redealt_packs = list(packs)
+                redealt_packs[other] = _pack(random.Random(100 + seed))
+                redealt_objectives = list(objectives)
+                redealt_objectives[other] = n + seed
+                _, redealt = _wild_state(params, redealt_packs, redealt_objectives)
+                seen = _seen(game, kind, redealt, player)
+                changed |= seen != mine
+                if private == Private.NONE or (
+                    private == Private.SINGLE_PLAYER and other != player
+                ):
+                    assert seen == mine
+        assert changed == (private != Private.NONE)
+        if private == Private.NONE and not public:
+            assert mine[0] == [float(i == player) for i in range(n)]
+
+
+def test_wild_private_info_shows_the_face_down_offer_to_its_owner_only() -> None:
+    rng = random.Random(2)
+    params = {"players": 2, "quiet_ticks": 8}
+    game, state = _wild_state(params, [_pack(rng), _pack(rng)], [])
+    engine = state.table.state
+    for player in (0, 1):
+        card = engine.offer(f"player_{player}")[0]
+        single = make_observation(game, _kind(Private.SINGLE_PLAYER, True, False))
+        single.set_from(state, player)
+        assert single.dict["private_offer"][CREATURE_IDS[card]] == 1
+        text = single.string_from(state, player)
+        assert f"offer {card}" in text
+        everyone = make_observation(game, _kind(Private.ALL_PLAYERS, True, False))
+        everyone.set_from(state, player)
+        other = engine.offer(f"player_{1 - player}")[0]
+        assert everyone.dict["offers"][1][CREATURE_IDS[other]] == 1
+        # The default observation and information state are SINGLE_PLAYER's.
+        assert state.observation_tensor(player) == list(single.tensor)
+
+
+@pytest.mark.parametrize("name", ["critters", "wild"])
+def test_an_unsupported_observation_is_refused(name: str) -> None:
+    from bestiary.adapters import openspiel_wild
+
+    short = openspiel_critters.SHORT_NAME if name == "critters" else openspiel_wild.SHORT_NAME
+    game = pyspiel.load_game(short)
+    with pytest.raises(ValueError, match="observation parameters are not supported"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False), {"shape": "flat"})

@@ -36,6 +36,7 @@ import pyspiel
 
 from bestiary.adapters.encoding import Encoding, encoding_for
 from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.spiel_pieces import game_type
 from bestiary.core.errors import BadOption
 from bestiary.core.game import State, get_game, redacted
 
@@ -49,21 +50,15 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "max_game_length": 2000,
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="bestiary: any registered turn-based game",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
+_GAME_TYPE = game_type(
+    SHORT_NAME,
+    "bestiary: any registered turn-based game",
+    pyspiel.GameType.Dynamics.SEQUENTIAL,
+    pyspiel.GameType.Utility.GENERAL_SUM,
+    pyspiel.GameType.RewardModel.TERMINAL,
+    8,
+    DEFAULT_PARAMS,
+    information_state_tensor=False,
 )
 
 

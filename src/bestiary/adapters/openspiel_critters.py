@@ -6,7 +6,9 @@ yet dealt); the dealt order is the deck of the engine's record header, so cards 
 one at a time in seat order and the rest is the Draw Pile. When the rules call for a reshuffle,
 chance deals the new Draw Pile from the centre pile the same way. Decision ids are those of
 ``CrittersEncoding``. Returns: +1 for each winner, -1 for the others; a game cut at
-``max_game_length`` history entries returns 0 to all.
+``max_game_length`` history entries returns 0 to all. With two players the game is declared
+zero-sum (``Utility.ZERO_SUM``), and a win the two seats share returns 0 to both (a draw), so
+``pyspiel.exploitability`` and the zero-sum algorithms accept it; with more it is general-sum.
 
 Parameters: ``players`` (2-8), ``set_size``, ``sets_to_win``, ``hand_limit`` (0: the rules'
 default), ``max_game_length``, ``variant`` (``"tiny"``: ``bestiary.adapters.variants``, which
@@ -35,11 +37,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.spiel_pieces import game_type, named_pieces, shows
 from bestiary.adapters.variants import variant_options
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
@@ -58,23 +60,26 @@ DEFAULT_PARAMS: dict[str, Any] = {
 }
 # Dealing at once enumerates every distinct order of the deck: only for small decks.
 MAX_DEALS = 100_000
+# resample_from_infostate re-deals and replays until the seat's information state matches.
+RESAMPLE_TRIES = 1000
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="bestiary: the critter set-collection game",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+
+def _game_type(utility: Any) -> Any:
+    return game_type(
+        SHORT_NAME,
+        "bestiary: the critter set-collection game",
+        pyspiel.GameType.Dynamics.SEQUENTIAL,
+        utility,
+        pyspiel.GameType.RewardModel.TERMINAL,
+        8,
+        DEFAULT_PARAMS,
+    )
+
+
+# Registered as general-sum (3+ players: the returns' sum depends on how many share a win);
+# a 2-player game is made zero-sum (see ``CrittersSpielState.returns``).
+_GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
+_ZERO_SUM = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
 
 
 def _options(params: dict[str, Any]) -> dict[str, Any]:
@@ -129,6 +134,7 @@ class Table(Shared):
         self.encoding = CrittersEncoding(self.players, probe.kinds, probe.set_size)
         self.length = int(self.params["max_game_length"])
         self.deals = _deals(self.deck_counts) if self.params["deal_at_once"] else []
+        self.deal_index = {order: i for i, order in enumerate(self.deals)}
         self.chance_outcomes = max(len(self.encoding.cards), len(self.deals))
 
 
@@ -153,15 +159,16 @@ class CrittersGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         table = table_for(params or {})
+        duel = table.n == 2
         super().__init__(
-            _GAME_TYPE,
+            _ZERO_SUM if duel else _GAME_TYPE,
             pyspiel.GameInfo(
                 num_distinct_actions=table.encoding.size,
                 max_chance_outcomes=table.chance_outcomes,
                 num_players=table.n,
                 min_utility=-1.0,
                 max_utility=1.0,
-                utility_sum=None,
+                utility_sum=0.0 if duel else None,
                 max_game_length=table.length,
             ),
             table.params,
@@ -192,6 +199,7 @@ class CrittersSpielState(pyspiel.State):
         # One row per history entry: (seat acting or -1 for chance, the action or outcome, the
         # (seat, card) pairs it put in hands): the perfect-recall tensor's rows.
         self._rows: Cell[list[Row]] = Cell([], list.copy)
+        self._places: Cell[Places | None] = Cell(None, _copy_places)
         self._cut = False
 
     @property
@@ -253,8 +261,11 @@ class CrittersSpielState(pyspiel.State):
         else:
             self._move(action)
         index = self._game.encoding.card_index
+        drawn = len(self._game.encoding.cards)
+        # A dealt card is column `card`, a drawn one `cards + card`: one chance entry can both
+        # deal and draw (the deal at once, then the first turn's draw), and the seat knows which.
         gains = tuple(
-            (who, index[text.split(" ", 1)[1]])
+            (who, index[text.split(" ", 1)[1]] + (drawn if text.startswith("drew ") else 0))
             for who, text in self._log[mark:]
             if who >= 0 and text.startswith(("dealt ", "drew "))
         )
@@ -273,6 +284,9 @@ class CrittersSpielState(pyspiel.State):
         if self.engine is None or not self.engine.is_over:
             return [0.0] * self._game.n
         winners = self.engine.winners()
+        if self._game.n == 2 and len(winners) == 2:
+            # Two seats sharing the win beat nobody: a draw, so the duel stays zero-sum.
+            return [0.0, 0.0]
         return [1.0 if p in winners else -1.0 for p in self._game.players]
 
     def __str__(self) -> str:
@@ -307,7 +321,8 @@ class CrittersSpielState(pyspiel.State):
                     "deck": self._dealt,
                     "first": game.players[0],
                 }
-                self._dealt = []
+                deck, self._dealt = self._dealt, []
+                self._places.value = Places(deck, game.players, limit)
                 self._start(GAME.from_header(header))
         elif not sum(self._unplaced().values()):
             order = tuple(self._dealt)
@@ -317,6 +332,9 @@ class CrittersSpielState(pyspiel.State):
 
     def _start(self, engine: CrittersState) -> None:
         self.engine = engine
+        places = self._places.value
+        assert places is not None
+        places.follow(engine, places.dealt_hands(), len(places.segments[0]) - places.dealt)
         # The first turn's automatic draw happened in the engine: show it to its player.
         turn = engine.turn
         if turn is not None:
@@ -342,7 +360,15 @@ class CrittersSpielState(pyspiel.State):
         engine = self.engine
         assert engine is not None
         before = {p: Counter(engine.hand(p)) for p in self._game.players}
+        pile = engine.draw_pile_size
+        places = self._places.value
+        if isinstance(action, Reshuffle):
+            assert places is not None
+            places.segments.append(list(action.order))
+            pile = len(action.order)
         engine.apply(action)
+        if places is not None:
+            places.follow(engine, [before[p] for p in self._game.players], pile)
         for seat, p in enumerate(self._game.players):
             after = Counter(engine.hand(p))
             for card in _gained(before[p], after, Counter()):
@@ -358,6 +384,7 @@ class CrittersSpielState(pyspiel.State):
         name = self._game.players[player]
         other: CrittersSpielState = self.clone()
         other.engine = determinize(self.engine.view(name), name, rng)
+        other._places.value = None  # a determinized engine has no dealt history to follow
         other._log = [(who, text) for who, text in self._log if who in (-1, player)]
         # The searching seat knows its own gains, and no chance outcome but through them.
         other._rows.value = [
@@ -365,6 +392,46 @@ class CrittersSpielState(pyspiel.State):
             for actor, action, gains in self._rows.value
         ]
         return other
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state ``player_id`` cannot tell from this one, by OpenSpiel's resampling hook.
+
+        A real history of the game: the deck and every reshuffled Draw Pile dealt again,
+        keeping in place the cards the seat drew and every card since shown (put down,
+        played, discarded, given), the rest shuffled among the other places; every move
+        kept; replayed until the seat's information state matches. Every seat's legal
+        actions then follow from its own information state, so ISMCTS needs no
+        ``allow_inconsistent_action_sets``.
+        """
+        places = self._places.value
+        if places is None:
+            raise ValueError("resample_from_infostate needs a dealt game of this adapter")
+        rng = random.Random(int(probability_sampler() * 2**53))
+        player = int(player_id)
+        target = self.information_state_string(player)
+        for _ in range(RESAMPLE_TRIES):
+            sample = self._replayed(places.redealt(player, rng))
+            if sample is not None and sample.information_state_string(player) == target:
+                return sample
+        raise RuntimeError(
+            f"no re-deal matched seat {player}'s information state in {RESAMPLE_TRIES} tries"
+        )
+
+    def _replayed(self, orders: list[list[str]]) -> CrittersSpielState | None:
+        """This state's moves replayed on the dealt ``orders``; None where one is illegal."""
+        game = self._game
+        index = game.encoding.card_index
+        first = [game.deal_index[tuple(orders[0])]] if game.deals else [index[c] for c in orders[0]]
+        chance = iter(first + [index[c] for order in orders[1:] for c in order])
+        new = CrittersSpielState(self.get_game())
+        for actor, action, _ in self._rows.value:
+            if actor < 0:
+                new.apply_action(next(chance))
+            elif action in new.legal_actions():
+                new.apply_action(action)
+            else:
+                return None
+        return new
 
     def seat_log(self, player: int) -> list[str]:
         """What ``player`` has seen so far, in order."""
@@ -375,7 +442,10 @@ class CrittersSpielState(pyspiel.State):
         return list(self._log)
 
     def rows(self) -> list[Row]:
-        """(seat acting or -1 for chance, action or outcome, (seat, card) gains) per entry."""
+        """(seat acting or -1 for chance, action or outcome, (seat, column) gains) per entry.
+
+        A gain's column is the card's index for a dealt card, the number of cards plus it for
+        a drawn one."""
         return self._rows.value
 
     def hands(self) -> list[Counter[str]]:
@@ -390,6 +460,113 @@ class CrittersSpielState(pyspiel.State):
 
 
 Row = tuple[int, int, tuple[tuple[int, int], ...]]
+Place = tuple[int, int]  # (dealt order: 0 the deck, k the k-th reshuffle; index, top first)
+Card = tuple[Place | None, str]  # a card in a hand: where it was dealt from, if from a pile
+
+
+class Places:
+    """Where every card in a hand was dealt from, as cards move (for resampling).
+
+    A card drawn from a pile keeps its place; a card that leaves a hand (put down, played,
+    discarded, given) is public from then on, so its place is ``known``. Two cards alike are
+    alike: a card leaving a hand is the earliest of its kind there.
+    """
+
+    __slots__ = ("dealt", "drawn_by", "hands", "known", "players", "segments")
+
+    def __init__(self, deck: list[str], players: tuple[str, ...], limit: int) -> None:
+        n = len(players)
+        self.players = players
+        self.segments = [list(deck)]
+        self.dealt = limit * n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.drawn_by: dict[Place, int] = {}
+        self.known: dict[Place, str] = {}
+        for j in range(self.dealt):
+            self.hands[j % n].append(((0, j), deck[j]))
+            self.drawn_by[(0, j)] = j % n
+
+    def copy(self) -> Places:
+        other = Places.__new__(Places)
+        other.players = self.players
+        other.segments = [list(seg) for seg in self.segments]
+        other.dealt = self.dealt
+        other.hands = [list(h) for h in self.hands]
+        other.drawn_by = dict(self.drawn_by)
+        other.known = dict(self.known)
+        return other
+
+    def dealt_hands(self) -> list[Counter[str]]:
+        return [Counter(card for _, card in hand) for hand in self.hands]
+
+    def _take(self, seat: int, card: str) -> Card:
+        hand = self.hands[seat]
+        at = next(i for i, (_, c) in enumerate(hand) if c == card)
+        return hand.pop(at)
+
+    def _show(self, token: Card) -> None:
+        if token[0] is not None:
+            self.known[token[0]] = token[1]
+
+    def follow(self, engine: CrittersState, before: list[Counter[str]], pile: int) -> None:
+        """After ``engine`` changed (``before``: the hands; ``pile`` cards in the newest pile):
+        drawn cards join their drawers' hands at their places; others moved in the open."""
+        n = len(self.players)
+        segment = len(self.segments) - 1
+        top = len(self.segments[segment]) - pile
+        after = [Counter(engine.hand(p)) for p in self.players]
+        gains = [a - b for a, b in zip(after, before, strict=True)]
+        losses = [b - a for a, b in zip(after, before, strict=True)]
+        turn = engine.turn
+        first = self.players.index(turn) if turn is not None else 0
+        for i in range(pile - engine.draw_pile_size):
+            place = (segment, top + i)
+            card = self.segments[segment][top + i]
+            seat = next(
+                (q for q in sorted(range(n), key=lambda q: q != first) if gains[q][card]), None
+            )
+            if seat is None:  # the turn's drawer played one alike before it drew: no net gain
+                seat = first
+                losses[seat][card] += 1
+            else:
+                gains[seat][card] -= 1
+            self.hands[seat].append((place, card))
+            self.drawn_by[place] = seat
+        for seat in range(n):
+            for card in list(gains[seat].elements()):
+                giver = next((r for r in range(n) if r != seat and losses[r][card]), None)
+                if giver is None:  # from a tableau, in the open
+                    token: Card = (None, card)
+                else:
+                    losses[giver][card] -= 1
+                    token = self._take(giver, card)
+                self._show(token)
+                self.hands[seat].append(token)
+        for seat in range(n):
+            for card in list(losses[seat].elements()):
+                self._show(self._take(seat, card))
+
+    def redealt(self, player: int, rng: random.Random) -> list[list[str]]:
+        """Every dealt order again, with what ``player`` drew and every card shown kept in
+        place and the rest shuffled among the other places."""
+        fixed = dict(self.known)
+        for place, seat in self.drawn_by.items():
+            if seat == player:
+                fixed[place] = self.segments[place[0]][place[1]]
+        orders = []
+        for k, segment in enumerate(self.segments):
+            free = [i for i in range(len(segment)) if (k, i) not in fixed]
+            cards = [segment[i] for i in free]
+            rng.shuffle(cards)
+            order = list(segment)
+            for i, card in zip(free, cards, strict=True):
+                order[i] = card
+            orders.append(order)
+        return orders
+
+
+def _copy_places(value: Places | None) -> Places | None:
+    return None if value is None else value.copy()
 
 
 def _gained(before: Counter[str], after: Counter[str], already: Counter[str]) -> list[str]:
@@ -412,7 +589,9 @@ class CrittersObserver:
       perfect recall, ``history``: one row per history entry (``max_game_length`` rows),
       ``[seat + 1 relative to the observer (0: chance), action id + 1 (chance: the card + 1
       when the private info shows it, else 0)]``, followed with ``SINGLE_PLAYER`` by the cards
-      that entry put in the observer's hand (counts), so every draw is remembered when it came.
+      that entry dealt to the observer, then those it drew (counts per card each), so every
+      card is remembered when and how it came (the tiny tree's strings and tensors give the
+      same infosets, tested over the whole tree).
     """
 
     def __init__(self, game: Table, iig_obs_type: Any = None) -> None:
@@ -431,21 +610,13 @@ class CrittersObserver:
         elif everyone:
             pieces.append(("hands", (n, c)))
         if self.public and self.perfect_recall:
-            pieces.append(("history", (game.length, 2 + (c if single else 0))))
+            pieces.append(("history", (game.length, 2 + (2 * c if single else 0))))
         elif self.public:
             pieces.append(("public", (enc.obs_size - c,)))
-        sizes = [int(np.prod(shape)) for _, shape in pieces]
-        self.tensor = np.zeros(sum(sizes), dtype=np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        at = 0
-        for (name, shape), size in zip(pieces, sizes, strict=True):
-            self.dict[name] = self.tensor[at : at + size].reshape(shape)
-            at += size
+        self.tensor, self.dict = named_pieces(pieces)
 
     def _sees(self, seat: int, player: int) -> bool:
-        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            return True
-        return self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER and seat == player
+        return shows(self.private, seat, player)
 
     def set_from(self, state: CrittersSpielState, player: int) -> None:
         game = self.game
@@ -471,9 +642,9 @@ class CrittersObserver:
                     rows[t, 1] = action + 1
                 elif everyone and action >= 0:
                     rows[t, 1] = action + 1
-                for seat, card_id in gains:
+                for seat, column in gains:
                     if rows.shape[1] > 2 and seat == player:
-                        rows[t, 2 + card_id] += 1
+                        rows[t, 2 + column] += 1
 
     def string_from(self, state: CrittersSpielState, player: int) -> str:
         game = self.game

@@ -119,9 +119,11 @@ def duel(
         mine, its = spent[1] / max(1, moves[1]), spent[0] / max(1, moves[0])
         if its > 0:
             simulations = max(1, round(simulations * min(2.0, max(0.5, mine / its))))
-        returns = state.returns()
-        if returns[ours_seat] > 0:
-            wins += 1.0 / sum(1 for r in returns if r > 0)
+        # The engine's winners, not the returns: a shared win returns 0 (the zero-sum duel)
+        # and counts a half here, as everywhere in bestiary.
+        winners = state.engine.winners() if state.engine is not None else []
+        if name in winners:
+            wins += 1.0 / len(winners)
     return Duel(
         games,
         wins,

@@ -10,10 +10,13 @@ yet dealt) and, with ``objectives``, one Objective per seat. Nightfall ends a ga
 driver's 0.35 s ticks, 343 ticks). Rewards: the change of each seat's
 score; returns: the scores.
 
-Observation tensor and string: the seat's view now. Information state string: everything the
-seat has seen, in order (own cards and moves in full, others' moves as the table sees them,
-meetings); information state tensor: the observation tensor followed by how many moves of each
-kind every seat has made.
+Observers honour every ``IIGObservationType`` (``WildObserver``), as critters' do: the
+observation is the seat, its hidden cards (hand, face-down offered card, Objective) and the
+public table now; the information state adds (tensor) how many moves of each kind every seat
+has made, or (string) is everything the seat has seen, in order (own cards and moves in full,
+others' moves as the table sees them, meetings). ``private_info`` NONE leaves out every hidden
+card and Objective, ALL_PLAYERS shows every seat's, ``public_info=False`` leaves out the table;
+observation parameters are refused.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_bestiary_wild", {"players": 3})
@@ -26,22 +29,29 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.spiel_pieces import game_type, named_pieces, shows
 from bestiary.adapters.ticks import TickedWild
-from bestiary.adapters.wild_encoding import WildEncoding
+from bestiary.adapters.wild_encoding import CALL, DISCARD, MEET, WildEncoding
 from bestiary.wild import (
     CREATURES,
     GAME,
     OBJECTIVES,
+    Call,
+    Discard,
     Draw,
     Nightfall,
+    RevealOwn,
     WildAction,
+    Withdraw,
     describe_meeting,
 )
 
@@ -51,25 +61,29 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "mating_bonus": False,
     "objectives": False,
     "quiet_ticks": 0,
+    "turn_based": False,
 }
+# resample_from_infostate re-deals and replays until the seat's information state matches.
+RESAMPLE_TRIES = 1000
 MOVE_KINDS = ("draw", "call", "withdraw", "discard", "meet", "reveal_own")
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="bestiary: Call of the Wild on ticks",
-    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.REWARDS,
-    max_num_players=6,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+
+def _game_type(dynamics: Any) -> Any:
+    return game_type(
+        SHORT_NAME,
+        "bestiary: Call of the Wild on ticks",
+        dynamics,
+        pyspiel.GameType.Utility.GENERAL_SUM,
+        pyspiel.GameType.RewardModel.REWARDS,
+        6,
+        DEFAULT_PARAMS,
+    )
+
+
+# Registered simultaneous; ``turn_based`` makes a game sequential (each seat picks in turn,
+# unseen by the others until the tick is played), as OpenSpiel's ISMCTS and CFR need.
+_GAME_TYPE = _game_type(pyspiel.GameType.Dynamics.SIMULTANEOUS)
+_TURNS = _game_type(pyspiel.GameType.Dynamics.SEQUENTIAL)
 
 
 class Table(Shared):
@@ -90,8 +104,11 @@ class Table(Shared):
         self.encoding = WildEncoding(self.players, self.options["objectives"])
         deal = 10 * self.n + (self.n if self.options["objectives"] else 0)
         # Each meeting uses two cards, so at most 5n meetings; between two of them, and after
-        # the last, at most quiet_ticks ticks, each a decision and perhaps an order.
-        self.length = deal + 2 * (5 * self.n + 1) * self.quiet_ticks
+        # the last, at most quiet_ticks ticks, each a decision (one per seat when turn-based)
+        # and perhaps an order.
+        self.turn_based = bool(self.params["turn_based"])
+        per_tick = self.n + 1 if self.turn_based else 2
+        self.length = deal + per_tick * (5 * self.n + 1) * self.quiet_ticks
         self.max_chance = max(5, len(OBJECTIVES), math.factorial(self.n))
 
 
@@ -113,7 +130,7 @@ class WildGame(pyspiel.Game):
         table = table_for(params or {})
         cards = 10 * table.n
         super().__init__(
-            _GAME_TYPE,
+            _TURNS if table.turn_based else _GAME_TYPE,
             pyspiel.GameInfo(
                 num_distinct_actions=table.encoding.size,
                 max_chance_outcomes=table.max_chance,
@@ -132,8 +149,9 @@ class WildGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> WildObserver:
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return WildObserver(table_for(self.get_parameters()), perfect_recall)
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {params!r}")
+        return WildObserver(table_for(self.get_parameters()), iig_obs_type)
 
 
 class WildSpielState(pyspiel.State):
@@ -147,7 +165,12 @@ class WildSpielState(pyspiel.State):
         self._packs: list[list[str]] = [[] for _ in range(n)]
         self._objectives: list[str] = []
         self._chosen: list[WildAction | None] | None = None  # a tick waiting for its order
-        self._seen: Cell[list[tuple[int, str]]] = Cell([], list.copy)
+        self._picks: list[int] = []  # turn-based: the ids picked so far this tick
+        # Every tick so far: (the seats' ids, the order's chance outcome or -1), for replays.
+        self._ticks: Cell[list[tuple[tuple[int, ...], int]]] = Cell([], list.copy)
+        self._tokens: Cell[Tokens | None] = Cell(None, _copy_or_none)
+        # (seat, or -1 for everyone; what that seat saw; what the others saw, or None).
+        self._seen: Cell[list[Entry]] = Cell([], list.copy)
         # Moves of each kind per seat: the summary in the information-state tensor.
         self.moves = np.zeros((n, len(MOVE_KINDS)), dtype=np.float32)
         self._rewards = [0.0] * n
@@ -162,12 +185,12 @@ class WildSpielState(pyspiel.State):
         self._table.value = value
 
     @property
-    def _log(self) -> list[tuple[int, str]]:
-        """(seat, or -1 for everyone; what they saw), in order."""
+    def _log(self) -> list[Entry]:
+        """(seat, or -1 for everyone; what it saw; what the others saw, or None), in order."""
         return self._seen.value
 
     @_log.setter
-    def _log(self, value: list[tuple[int, str]]) -> None:
+    def _log(self, value: list[Entry]) -> None:
         self._seen.value = value
 
     # ------------------------------------------------------------------ OpenSpiel
@@ -177,6 +200,8 @@ class WildSpielState(pyspiel.State):
             return int(pyspiel.PlayerId.TERMINAL)
         if self.table is None or self._chosen is not None:
             return int(pyspiel.PlayerId.CHANCE)
+        if self._game.turn_based:
+            return len(self._picks)
         return int(pyspiel.PlayerId.SIMULTANEOUS)
 
     def is_terminal(self) -> bool:
@@ -204,11 +229,23 @@ class WildSpielState(pyspiel.State):
         return [(i, 1.0 / len(free)) for i in free]
 
     def _apply_action(self, action: int) -> None:
-        """A chance outcome: a dealt card or Objective, or the order of a tick."""
+        """A chance outcome (a dealt card or Objective, the order of a tick) or, turn-based,
+        one seat's pick (the tick is played once every seat has picked)."""
+        if self.table is not None and self._chosen is None:
+            picker = len(self._picks)
+            self._picks.append(action)
+            self._log.append((picker, f"picked {self._game.encoding.describe(action)}", None))
+            self._rewards = [0.0] * self._game.n
+            if len(self._picks) == self._game.n:
+                picks, self._picks = self._picks, []
+                self._apply_actions(picks)
+            return
         if self._chosen is not None:
             acting = [s for s, a in enumerate(self._chosen) if a is not None]
             order = list(itertools.permutations(acting))[action]
             chosen, self._chosen = self._chosen, None
+            ticks = self._ticks.value
+            ticks[-1] = (ticks[-1][0], action)
             self._tick(chosen, order)
             return
         seat = self._dealing_seat()
@@ -216,10 +253,12 @@ class WildSpielState(pyspiel.State):
             card = CREATURES[action]
             self._packs[seat].append(card)
             if len(self._packs[seat]) <= (3 if self._game.n == 3 else 2):
-                self._log.append((seat, f"drew {card}"))
+                self._log.append((seat, f"drew {card}", None))
         else:
             self._objectives.append(OBJECTIVES[action].id)
-            self._log.append((len(self._objectives) - 1, f"objective {OBJECTIVES[action].id}"))
+            self._log.append(
+                (len(self._objectives) - 1, f"objective {OBJECTIVES[action].id}", None)
+            )
         if self._dealing_seat() is None and (
             not self._game.options["objectives"] or len(self._objectives) == self._game.n
         ):
@@ -229,6 +268,7 @@ class WildSpielState(pyspiel.State):
         """The joint decision of a tick: apply it now, or after chance orders it."""
         game = self._game
         chosen = [game.encoding.action(p, a) for p, a in zip(game.players, actions, strict=True)]
+        self._ticks.value.append((tuple(actions), -1))
         if sum(a is not None for a in chosen) >= 2:
             self._chosen = chosen
             self._rewards = [0.0] * game.n
@@ -275,6 +315,7 @@ class WildSpielState(pyspiel.State):
         if game.options["objectives"]:
             header["objectives"] = dict(zip(game.players, self._objectives, strict=True))
         self.table = TickedWild(GAME.from_header(header), game.quiet_setting)
+        self._tokens.value = Tokens(self._packs, self.table.state.limit)
 
     def _tick(self, chosen: list[WildAction | None], order: list[int] | tuple[int, ...]) -> None:
         table = self.table
@@ -284,72 +325,351 @@ class WildSpielState(pyspiel.State):
         hands = [Counter(state.hand(p)) for p in game.players]
         met = len(state.meetings)
         report = table.play_tick(chosen, list(order))
-        self._log.append((-1, f"tick {table.ticks}"))
+        self._log.append((-1, f"tick {table.ticks}", None))
+        tokens = self._tokens.value
+        assert tokens is not None
         for action in report.applied:
             if isinstance(action, Nightfall):
                 continue
             seat = game.encoding.seat[action.by]
             event = action.to_event()
+            tokens.follow(seat, action, len(self._ticks.value) - 1)
             self.moves[seat, MOVE_KINDS.index(event["do"])] += 1
-            self._log.append((seat, json.dumps(event, sort_keys=True)))
-            if isinstance(action, Draw):
-                # Each seat acts once a tick, so after a draw its hand grew by the drawn card.
-                for card in (Counter(state.hand(action.by)) - hands[seat]).elements():
-                    self._log.append((seat, f"drew {card}"))
             seen = {"by": event["by"], "do": event["do"]}
             for key in ("call", "with"):
                 if key in event:
                     seen[key] = event[key]
             public = json.dumps(seen, sort_keys=True)
-            self._log.extend((s, public) for s in range(game.n) if s != seat)
+            self._log.append((seat, json.dumps(event, sort_keys=True), public))
+            if isinstance(action, Draw):
+                # Each seat acts once a tick, so after a draw its hand grew by the drawn card.
+                for card in (Counter(state.hand(action.by)) - hands[seat]).elements():
+                    self._log.append((seat, f"drew {card}", None))
         for meeting in state.meetings[met:]:
-            self._log.append((-1, describe_meeting(meeting)))
+            for p in meeting.players:
+                tokens.reveal(game.encoding.seat[p])
+            self._log.append((-1, describe_meeting(meeting), None))
         if report.nightfall:
-            self._log.append((-1, "nightfall"))
+            self._log.append((-1, "nightfall", None))
         scores = state.scores()
         new = [float(scores[p]) for p in game.players]
         self._rewards = [a - b for a, b in zip(new, self._scores, strict=True)]
         self._scores = new
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state ``player_id`` cannot tell from this one, by OpenSpiel's resampling hook.
+
+        A real history of the game: the Packs re-dealt (the seat's own keeps the cards it has
+        drawn, in order), the other seats' Objectives re-drawn, the hidden card of their Calls
+        and discards re-chosen from their new hands, their picks this tick (turn-based)
+        re-chosen, every public move and tick order kept; replayed until the seat's
+        information state matches (the first try that does). Every seat's legal actions
+        then follow from its own information state, so ISMCTS needs no
+        ``allow_inconsistent_action_sets``.
+        """
+        rng = random.Random(int(probability_sampler() * 2**53))
+        player = int(player_id)
+        target = self.seat_log(player)
+        for _ in range(RESAMPLE_TRIES):
+            sample = self._replayed(player, rng, target)
+            if sample is not None:
+                return sample
+        raise RuntimeError(
+            f"no re-deal matched seat {player}'s information state in {RESAMPLE_TRIES} tries"
+        )
+
+    def _replayed(
+        self, player: int, rng: random.Random, target: list[str]
+    ) -> WildSpielState | None:
+        """One try of ``resample_from_infostate``: the replayed state, or None on a mismatch."""
+        game = self._game
+        n = game.n
+        seen = sum(1 for w, t, _ in self._log if w == player and t.startswith("drew "))
+        tokens = self._tokens.value
+        packs = []
+        for seat in range(n):
+            # Fixed: what the seat drew from its own Pack, and the cards of any Pack that
+            # meetings showed (at the places they were drawn from); the rest is re-dealt.
+            if seat == player:
+                fixed = dict(enumerate(self._packs[seat][:seen]))
+            else:
+                fixed = dict(tokens.known[seat]) if tokens is not None else {}
+            rest = Counter(dict.fromkeys(CREATURES, 2))
+            rest.subtract(fixed.values())
+            cards = list(rest.elements())
+            rng.shuffle(cards)
+            packs.append([fixed[k] if k in fixed else cards.pop() for k in range(10)])
+        objectives = list(range(len(OBJECTIVES)))
+        rng.shuffle(objectives)
+        if player < len(self._objectives):
+            own = next(i for i, o in enumerate(OBJECTIVES) if o.id == self._objectives[player])
+            objectives.remove(own)
+            objectives.insert(player, own)
+        new = WildSpielState(self.get_game())
+        dealt = sum(len(p) for p in self._packs)
+        for seat in range(n):
+            for card in packs[seat][: max(0, dealt - 10 * seat)]:
+                new.apply_action(CREATURES.index(card))
+        for objective in objectives[: len(self._objectives)]:
+            new.apply_action(objective)
+        at = 0  # how many of the seat's log lines the replay has matched so far
+        forced = tokens.forced if tokens is not None else {}
+        for t, (joint, order) in enumerate(self._ticks.value):
+            picks = [
+                a if q == player else new._hidden_pick(q, a, rng, forced.get((t, q)))
+                for q, a in enumerate(joint)
+            ]
+            if None in picks:
+                return None
+            for a in picks:
+                assert a is not None
+                if game.turn_based:
+                    new.apply_action(a)
+            if not game.turn_based:
+                new.apply_actions(picks)
+            if order >= 0:
+                new.apply_action(order)
+            lines = new.seat_log(player)
+            if lines[at:] != target[at : len(lines)]:
+                return None
+            at = len(lines)
+        for q, a in enumerate(self._picks):  # this tick's picks so far (turn-based)
+            new.apply_action(a if q == player else rng.choice(new._legal_actions(q)))
+        if new.seat_log(player) != target:
+            return None
+        return new
+
+    def _hidden_pick(
+        self, seat: int, action: int, rng: random.Random, shown: str | None = None
+    ) -> int | None:
+        """``action`` of ``seat`` with its hidden part (the card of a Call or a discard)
+        chosen afresh from the seat's legal actions now (a Call's card that a meeting later
+        showed: ``shown``); None if it has no such action."""
+        legal = self._legal_actions(seat)
+        if shown is not None:
+            action = CALL + 5 * CREATURES.index(shown) + (action - CALL) % 5
+            options = [action] if action in legal else []
+        elif CALL <= action < MEET:
+            options = [
+                a for a in legal if CALL <= a < MEET and (a - CALL) % 5 == (action - CALL) % 5
+            ]
+        elif DISCARD <= action < CALL:
+            options = [a for a in legal if DISCARD <= a < CALL]
+        else:
+            options = [action] if action in legal else []
+        return rng.choice(options) if options else None
+
     def seat_log(self, player: int) -> list[str]:
         """What ``player`` has seen so far, in order."""
-        return [text for who, text in self._log if who in (-1, player)]
+        return self.log_as_seen(lambda seat: seat == player)
+
+    def log_as_seen(self, sees: Callable[[int], bool]) -> list[str]:
+        """The log as an observer sees it who sees the private entries of seats ``sees``."""
+        lines = []
+        for who, text, public in self._log:
+            if who < 0 or sees(who):
+                lines.append(text)
+            elif public is not None:
+                lines.append(public)
+        return lines
+
+    def hidden(self, seat: int) -> tuple[list[str], str | None, str | None]:
+        """``seat``'s hidden cards now: its hand, its face-down offered card, its Objective."""
+        player = self._game.players[seat]
+        if self.table is None:  # during the deal: the cards it has drawn so far
+            hand = [t[5:] for w, t, _ in self._log if w == seat and t.startswith("drew ")]
+            mine = [t for w, t, _ in self._log if w == seat and t.startswith("objective ")]
+            return hand, None, mine[0][10:] if mine else None
+        state = self.table.state
+        offer = state.offer(player)
+        return state.hand(player), None if offer is None else offer[0], state.objective(player)
 
 
 class WildObserver:
-    """Tensor and string of a seat: its view now, or (perfect recall) all it has seen."""
+    """Tensor and string of a seat for any ``IIGObservationType``, OpenSpiel's convention.
 
-    def __init__(self, game: Table, perfect_recall: bool) -> None:
+    The tensor is named pieces, in this order (as critters' ``CrittersObserver``):
+
+    - ``player``: the observing seat, one-hot (always).
+    - private info: ``SINGLE_PLAYER`` gives the seat's hidden cards, ``private_hand`` (counts
+      per creature), ``private_offer`` (its face-down offered card, one-hot) and, with
+      ``objectives``, ``private_objective``; ``ALL_PLAYERS`` gives ``hands``, ``offers`` (and
+      ``objectives``) with one seat-relative row per seat; ``NONE`` gives nothing, so nothing
+      in the result depends on a hidden card or Objective.
+    - public info (``public_info=True``): ``public``, the seat's observation vector
+      (``WildEncoding``) without its hand, offered card and Objective: Calls, hand and Pack
+      sizes, Dens, the Watering Hole, scores, asks, the Nightfall clock; with perfect recall
+      also ``moves``, how many moves of each kind every seat has made (seat-relative).
+
+    Strings follow the same pieces; with perfect recall and public info the string is
+    everything the observer saw, in order (the hidden part of a move, a Call's card or a
+    discarded card, only for the seats the private info shows).
+    """
+
+    def __init__(self, game: Table, iig_obs_type: Any = None) -> None:
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        private = kind.private_info
+        if private not in PRIVATE_KINDS:
+            raise ValueError(
+                f"private_info must be NONE, SINGLE_PLAYER or ALL_PLAYERS, not {private}"
+            )
         self.game = game
-        self.perfect_recall = perfect_recall
+        self.private = private
+        self.public = bool(kind.public_info)
+        self.perfect_recall = bool(kind.perfect_recall)
+        n, k = game.n, len(OBJECTIVES)
+        objectives = bool(game.options["objectives"])
+        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            pieces += [("private_hand", (5,)), ("private_offer", (5,))]
+            pieces += [("private_objective", (k,))] if objectives else []
+        elif private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            pieces += [("hands", (n, 5)), ("offers", (n, 5))]
+            pieces += [("objectives", (n, k))] if objectives else []
         enc = game.encoding
-        size = enc.obs_size + (game.n * len(MOVE_KINDS) if perfect_recall else 0)
-        self.tensor = np.zeros(size, dtype=np.float32)
-        self.dict = {"observation": self.tensor[: enc.obs_size]}
-        if perfect_recall:
-            self.dict["moves"] = self.tensor[enc.obs_size :].reshape(game.n, len(MOVE_KINDS))
+        # The observation vector's public part: all but the hand, the offered card (slots
+        # 0-9) and the Objective (the last slots, with objectives).
+        self._public = slice(10, enc.obs_size - (k if objectives else 0))
+        if self.public:
+            pieces.append(("public", (self._public.stop - self._public.start,)))
+            if self.perfect_recall:
+                pieces.append(("moves", (n, len(MOVE_KINDS))))
+        self.tensor, self.dict = named_pieces(pieces)
+
+    def _sees(self, seat: int, player: int) -> bool:
+        return shows(self.private, seat, player)
 
     def set_from(self, state: WildSpielState, player: int) -> None:
-        enc = self.game.encoding
+        game = self.game
+        n = game.n
         self.tensor.fill(0)
-        if state.table is None:
-            for text in state.seat_log(player):
-                if text.startswith("drew "):
-                    self.tensor[CREATURES.index(text[5:])] += 1
-        else:
-            view = state.table.state.view(self.game.players[player])
-            self.tensor[: enc.obs_size] = enc.observe(view, state.table.quiet_share)
-        if self.perfect_recall:
-            self.dict["moves"][:] = np.roll(state.moves, -player, axis=0)
+        d = self.dict
+        d["player"][player] = 1
+        single = "private_hand" in d
+        if single or "hands" in d:
+            for j in range(1 if single else n):
+                hand, offer, objective = state.hidden((player + j) % n)
+                rows = [d[k] if single else d[k][j] for k in _PIECES[single] if k in d]
+                for card in hand:
+                    rows[0][CREATURES.index(card)] += 1
+                if offer is not None:
+                    rows[1][CREATURES.index(offer)] = 1
+                if objective is not None and len(rows) > 2:
+                    rows[2][OBJECTIVE_INDEX[objective]] = 1
+        if "public" in d and state.table is not None:
+            view = state.table.state.view(game.players[player])
+            d["public"][:] = game.encoding.observe(view, state.table.quiet_share)[self._public]
+        if "moves" in d:
+            d["moves"][:] = np.roll(state.moves, -player, axis=0)
 
     def string_from(self, state: WildSpielState, player: int) -> str:
-        if self.perfect_recall:
-            return f"p{player}\n" + "\n".join(state.seat_log(player))
-        if state.table is None:
-            hand = sorted(t[5:] for t in state.seat_log(player) if t.startswith("drew "))
-            return f"p{player} dealing; hand {' '.join(hand)}"
-        view = state.table.state.view(self.game.players[player])
-        return f"p{player} quiet {state.table.quiet} " + json.dumps(view, sort_keys=True)
+        game = self.game
+        parts = [f"p{player}"]
+        for seat in range(game.n):
+            if self._sees(seat, player):
+                hand, offer, objective = state.hidden(seat)
+                parts.append(f"hand{seat} {' '.join(sorted(hand))}; offer {offer or '-'}")
+                if game.options["objectives"]:
+                    parts[-1] += f"; objective {objective or '-'}"
+        if self.public and self.perfect_recall:
+            parts += state.log_as_seen(lambda seat: self._sees(seat, player))
+        elif self.public and state.table is None:
+            parts.append(f"dealing {len(state.history())}")
+        elif self.public:
+            assert state.table is not None
+            view = state.table.state.view(game.players[player])
+            for key in ("hand", "offer", "objective"):
+                view.pop(key, None)
+            parts.append(f"quiet {state.table.quiet} " + json.dumps(view, sort_keys=True))
+        return "\n".join(parts)
+
+
+Entry = tuple[int, str, str | None]
+PRIVATE_KINDS = (
+    pyspiel.PrivateInfoType.NONE,
+    pyspiel.PrivateInfoType.SINGLE_PLAYER,
+    pyspiel.PrivateInfoType.ALL_PLAYERS,
+)
+OBJECTIVE_INDEX = {o.id: i for i, o in enumerate(OBJECTIVES)}
+# The private pieces of one seat, in tensor order (SINGLE_PLAYER's names, ALL_PLAYERS').
+_PIECES = {
+    True: ("private_hand", "private_offer", "private_objective"),
+    False: ("hands", "offers", "objectives"),
+}
+
+
+class Tokens:
+    """Which Pack place each seat's cards were drawn from, as they move (for resampling).
+
+    A card is its (Pack place, creature); two of a creature are alike, so a Call or a
+    discard takes the seat's earliest-drawn one. A meeting shows both offered cards: their
+    places are ``known``, and the Calls that offered them ``forced`` ((tick index, seat):
+    the card), since a re-deal must offer the same cards there.
+    """
+
+    __slots__ = ("calls", "drawn", "forced", "hand", "known", "offer", "packs")
+
+    def __init__(self, packs: list[list[str]], limit: int) -> None:
+        n = len(packs)
+        self.hand = [[(k, packs[s][k]) for k in range(limit)] for s in range(n)]
+        self.offer: list[tuple[int, str] | None] = [None] * n
+        self.calls: list[list[int]] = [[] for _ in range(n)]  # the Calls on the offer now
+        self.drawn = [limit] * n
+        self.packs = packs
+        self.known: list[dict[int, str]] = [{} for _ in range(n)]
+        self.forced: dict[tuple[int, int], str] = {}
+
+    def copy(self) -> Tokens:
+        other = Tokens.__new__(Tokens)
+        other.hand = [list(h) for h in self.hand]
+        other.offer = list(self.offer)
+        other.calls = [list(c) for c in self.calls]
+        other.drawn = list(self.drawn)
+        other.packs = self.packs
+        other.known = [dict(k) for k in self.known]
+        other.forced = dict(self.forced)
+        return other
+
+    def _take(self, seat: int, card: str) -> tuple[int, str]:
+        hand = self.hand[seat]
+        token = min(t for t in hand if t[1] == card)
+        hand.remove(token)
+        return token
+
+    def follow(self, seat: int, action: WildAction, tick: int) -> None:
+        """Move ``seat``'s cards as its applied ``action`` did, at tick index ``tick``."""
+        if isinstance(action, Draw):
+            k = self.drawn[seat]
+            self.hand[seat].append((k, self.packs[seat][k]))
+            self.drawn[seat] = k + 1
+        elif isinstance(action, Call):
+            old = self.offer[seat]
+            if old is not None:
+                self.hand[seat].append(old)
+            self.offer[seat] = self._take(seat, action.card)
+            self.calls[seat] = [tick]
+        elif isinstance(action, Withdraw):
+            old = self.offer[seat]
+            if old is not None:
+                self.hand[seat].append(old)
+            self.offer[seat], self.calls[seat] = None, []
+        elif isinstance(action, Discard):
+            self._take(seat, action.card)
+        elif isinstance(action, RevealOwn):
+            self.offer[seat], self.calls[seat] = None, []
+
+    def reveal(self, seat: int) -> None:
+        """A meeting showed ``seat``'s offered card."""
+        token = self.offer[seat]
+        if token is not None:
+            self.known[seat][token[0]] = token[1]
+            for tick in self.calls[seat]:
+                self.forced[(tick, seat)] = token[1]
+        self.offer[seat], self.calls[seat] = None, []
+
+
+def _copy_or_none(value: Tokens | None) -> Tokens | None:
+    return None if value is None else value.copy()
 
 
 def _clone_or_none(value: TickedWild | None) -> TickedWild | None:
