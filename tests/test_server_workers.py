@@ -13,6 +13,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import httpx
@@ -115,6 +116,15 @@ def listed(client: httpx.Client) -> set[str]:
     return {t["code"] for t in page["open"] + page["playing"]}
 
 
+def lists_all(client: httpx.Client, codes: set[str]) -> bool:
+    return listed(client) >= codes
+
+
+def all_joined(client: httpx.Client) -> bool:
+    tables = client.get("/api/tables").json()["open"]
+    return all(len([s for s in t["seats"] if s.get("name")]) == 2 for t in tables)
+
+
 def test_tables_made_through_either_lobby_are_listed_by_both_and_sockets_reach_the_owner(
     cluster: Cluster,
 ) -> None:
@@ -126,8 +136,9 @@ def test_tables_made_through_either_lobby_are_listed_by_both_and_sockets_reach_t
             )
             assert answer.status_code == 201
             made[answer.json()["code"]] = (k, answer.json()["token"])
-        for k in (0, 1):  # each lobby lists every table, its own and the other's (NOTIFY)
-            wait_for(f"worker {k} to list all", lambda k=k: listed(direct(workers, k)) >= set(made))
+        lobbies = [direct(workers, 0), direct(workers, 1)]
+        for k, lobby in enumerate(lobbies):  # each lists every table, the other's too (NOTIFY)
+            wait_for(f"worker {k} to list all", partial(lists_all, lobby, set(made)))
         for code, (k, token) in made.items():
             assert code in report(workers, k)["tables"]  # its maker owns it
             assert code not in report(workers, 1 - k)["tables"]
@@ -141,14 +152,8 @@ def test_tables_made_through_either_lobby_are_listed_by_both_and_sockets_reach_t
                 ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
                 welcome = json.loads(ws.recv(timeout=10))
                 assert welcome["type"] == "welcome" and welcome["seat"] == 0
-        for k in (0, 1):  # the joins are lobby changes too: both lobbies show two players
-            wait_for(
-                f"worker {k} to hear of the joins",
-                lambda k=k: all(
-                    len([s for s in t["seats"] if s.get("name")]) == 2
-                    for t in direct(workers, k).get("/api/tables").json()["open"]
-                ),
-            )
+        for k, lobby in enumerate(lobbies):  # the joins are lobby changes: both show 2 players
+            wait_for(f"worker {k} to hear of the joins", partial(all_joined, lobby))
 
 
 class Player:

@@ -126,6 +126,16 @@ def bench_command(
             "1: one per table, as in a turn-based game)."
         ),
     ] = 0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="server: worker processes behind nginx on --db (PostgreSQL); 0: one process "
+            "on SQLite, as serve runs by default."
+        ),
+    ] = 0,
+    db: Annotated[
+        str | None, typer.Option(help="server, with --workers: the PostgreSQL database URL.")
+    ] = None,
     adapters: Annotated[
         bool, typer.Option("--adapters", help="Also time PettingZoo, Gymnasium and OpenSpiel.")
     ] = False,
@@ -154,7 +164,13 @@ def bench_command(
             raise _fail(f"--tables should be numbers separated by commas, not {tables!r}") from None
         if movers < 0:
             raise _fail(f"--movers should be 0 or more, not {movers}")
-        run_server_bench(served, counts, seconds, echo=typer.echo, thinkers=thinkers, movers=movers)
+        try:
+            run_server_bench(
+                served, counts, seconds, echo=typer.echo, thinkers=thinkers, movers=movers,
+                workers=workers, db=db,
+            )  # fmt: skip
+        except ValueError as err:
+            raise _fail(str(err)) from None
         return
     _check_game(game)
     try:

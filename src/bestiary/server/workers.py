@@ -10,6 +10,7 @@ The tests and ``bestiary bench server --workers N`` start the same thing with :c
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import signal
 import subprocess
@@ -60,10 +61,12 @@ class Workers:
         ports: Sequence[int] | None = None,
         serve_args: Sequence[str] = (),
         lease: float = 2.5,
+        pin: bool = False,
     ) -> None:
         self.db, self.count, self.port, self.host, self.lease = db, count, port, host, lease
         self.ports = list(ports) if ports else [port + 1 + k for k in range(count)]
         self.serve_args = list(serve_args)
+        self.pin = pin  # worker k on core k (benchmarks)
         self.root = Path(tempfile.mkdtemp(prefix="bestiary-nginx-"))
         self.procs: list[subprocess.Popen[bytes] | None] = [None] * count
         self.nginx: subprocess.Popen[bytes] | None = None
@@ -78,7 +81,11 @@ class Workers:
         ]  # fmt: skip
 
     def start_worker(self, k: int, wait: bool = True) -> None:
-        self.procs[k] = subprocess.Popen(self.command(k), stdout=subprocess.DEVNULL)
+        cores = os.cpu_count() or 1
+        pinned = (lambda: os.sched_setaffinity(0, {k % cores})) if self.pin else None
+        self.procs[k] = subprocess.Popen(
+            self.command(k), stdout=subprocess.DEVNULL, preexec_fn=pinned
+        )
         if wait:
             self.wait_up(k)
 
