@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 from websockets.sync.client import ClientConnection, connect
 
+from bestiary.cli import app
 from bestiary.core.game import replay
 from bestiary.server.live import free_port
 from bestiary.server.shards import (
@@ -29,6 +33,7 @@ from bestiary.server.shards import (
     first_living,
     new_code,
     nginx_routes,
+    nginx_site,
     order,
     shard_of,
 )
@@ -70,6 +75,29 @@ def test_the_routes_try_a_shard_s_own_worker_first_and_every_other_after() -> No
     assert f"~*^/(ws|api/tables)/[{letters}] bestiary_shard1;" in routes
     with pytest.raises(ValueError):
         nginx_routes([])
+
+
+def test_the_documented_configuration_is_the_one_serve_workers_runs() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "server.md").read_text()
+    blocks = re.findall(r"```nginx\n(.*?)```", doc, re.S)
+    site = nginx_site(["127.0.0.1:8001", "127.0.0.1:8002"], "127.0.0.1:8000")
+    assert site in blocks
+    printed = CliRunner().invoke(
+        app, ["routes", "127.0.0.1:8001", "127.0.0.1:8002", "--listen", "127.0.0.1:8000"]
+    )
+    assert printed.exit_code == 0 and printed.output == site
+
+
+def test_several_workers_need_postgresql_and_say_so(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'one.sqlite'}"
+    for flags in (["--workers", "2"], ["--worker", "0", "--workers", "2"]):
+        served = CliRunner().invoke(app, ["serve", "--port", str(free_port()), "--db", db, *flags])
+        assert served.exit_code != 0
+        assert served.output.strip() == (
+            "error: several workers share a PostgreSQL database: give --db postgresql+psycopg://..."
+        )
+    wrong = CliRunner().invoke(app, ["serve", "--worker", "2", "--workers", "2", "--db", db])
+    assert wrong.output.strip() == "error: --worker must be one of 0 to 1"
 
 
 # -- real processes ---------------------------------------------------------------------------

@@ -412,6 +412,20 @@ def _worker_flags(argv: list[str]) -> list[str]:
     return passed
 
 
+@app.command("routes")
+def routes_command(
+    workers: Annotated[list[str], typer.Argument(help="Each worker's host:port, worker 0 first.")],
+    listen: Annotated[str, typer.Option(help="What nginx listens on (its `listen`).")] = "80",
+) -> None:
+    """Print the nginx configuration that routes each table to the worker that owns it."""
+    from bestiary.server.shards import nginx_site
+
+    try:
+        typer.echo(nginx_site(workers, listen), nl=False)
+    except ValueError as err:
+        raise _fail(str(err)) from None
+
+
 @app.command("sim")
 def sim_command(
     game: Annotated[str | None, typer.Argument(help=GAME_HELP)] = None,
