@@ -46,7 +46,7 @@ class Keeper:
         self.handing: set[str] = set()
         self.loading: set[str] = set()
         self.gone: dict[str, float] = {}  # code: when it left us (older ticks do not bring it back)
-        self.made: set[str] = set()  # codes made here, not yet stored
+        self.made: set[str] = set()  # tables made here whose first write is not yet queued
         self.since: dict[str, int] = {}  # code: which holding of it this is (for reports)
         self._holdings = 0
         self._jobs: set[asyncio.Future[None]] = set()
@@ -63,9 +63,11 @@ class Keeper:
 
     def new_code(self) -> str:
         """A code of this worker's own shard: nginx routes it here, and it is ours at once."""
-        code = new_code(self.cluster.index, self.cluster.count)
+        return new_code(self.cluster.index, self.cluster.count)
+
+    def opening(self, code: str) -> None:
+        """A table made here is about to be stored: that commit claims it."""
         self.made.add(code)
-        return code
 
     def changed(self, table: Table) -> None:
         """A lobby change of one of our tables: stored and told to every worker, in one commit."""

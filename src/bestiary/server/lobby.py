@@ -145,6 +145,8 @@ class Lobby:
         """A table its creator has set up: stored, listed, and running."""
         table.draft = False
         self._add(table)
+        if self.keeper is not None:
+            self.keeper.opening(table.code)  # its first write claims it
         table._save_table()  # after _add: its lobby change is heard (on_change)
 
     def _new_code(self) -> str:
