@@ -51,6 +51,19 @@ def commits_per_second(cluster: Cluster, db: str, seconds: int) -> float:
     raise RuntimeError(done.stderr + done.stdout)
 
 
+def transactions(db: str) -> int:
+    """Transactions the database has committed so far (PostgreSQL's own count)."""
+    store = Store(db)
+    try:
+        with store.engine.connect() as conn:
+            found = conn.exec_driver_sql(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+            ).scalar()
+    finally:
+        store.close()
+    return int(found or 0)
+
+
 def takeover(cluster: Cluster, round_: int) -> str:
     """One kill -9 of worker 0 of 2, as tests/test_server_workers.py does it."""
     done = subprocess.run(
@@ -68,6 +81,8 @@ def main() -> None:
     parser.add_argument("--tables", default="50,200")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--of", default="critters")
+    parser.add_argument("--workers", default="0,1,2", help="worker counts to compare")
+    parser.add_argument("--kills", type=int, default=3, help="kill -9 runs")
     args = parser.parse_args()
     counts = [int(n) for n in args.tables.split(",")]
     print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
@@ -78,10 +93,11 @@ def main() -> None:
         rates: dict[tuple[int, int], list[float]] = {}
         p99: dict[tuple[int, int], list[float]] = {}
         for round_ in range(args.rounds):
-            for workers in (0, 1, 2):  # 0: one process on SQLite, no nginx (the default)
+            for workers in [int(n) for n in args.workers.split(",")]:  # 0: SQLite, no nginx
                 db = cluster.database(f"bench_{round_}_{workers}")
                 Store(db).close()  # (unused with 0 workers: that bench makes a SQLite file)
                 print(f"-- round {round_ + 1}, {workers} worker(s) --", flush=True)
+                before = transactions(db)
                 levels = run_server_bench(
                     [args.of],
                     counts,
@@ -90,6 +106,10 @@ def main() -> None:
                     db=db if workers else None,
                     echo=print,
                 )
+                if workers:  # (lease ticks and reads count too: an upper bound on commits)
+                    commits = transactions(db) - before
+                    moves = sum(level.moves for level in levels)
+                    print(f"{commits:,} PostgreSQL transactions: {moves / commits:.1f} moves each")
                 for level in levels:
                     key = (workers, level.tables)
                     rates.setdefault(key, []).append(level.moves / level.server_cpu)
@@ -101,7 +121,7 @@ def main() -> None:
                 f"{key[0]} {key[1]:4} {statistics.median(rates[key]):10,.0f} "
                 f"{statistics.median(p99[key]):8.1f}"
             )
-    for round_ in range(args.rounds):
+    for round_ in range(args.kills):
         print(takeover(cluster, round_), flush=True)
         time.sleep(1)
 

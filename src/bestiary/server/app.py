@@ -132,6 +132,8 @@ def create_app(
             yield
         finally:
             writer.cancel()
+            if keeper is not None:
+                keeper.quiet()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
             await lobby.close()

@@ -54,9 +54,14 @@ class Keeper:
         cluster.on_tick = self.on_tick
         cluster.on_lost = self.on_lost
 
-    def leave(self) -> None:
-        """Shut down (after the store is flushed): the others may take our tables at once."""
+    def quiet(self) -> None:
+        """Shutting down: no more ticks or notices (nothing is restored or dropped from now)."""
+        self.cluster.on_tick = self.cluster.on_lost = None
         self.notices.stop()
+        self.cluster.stop_ticking()
+
+    def leave(self) -> None:
+        """After the store is flushed: give the lease up, so the others take our tables now."""
         self.cluster.leave()
 
     # -- hooks of the lobby -----------------------------------------------------------------

@@ -189,12 +189,15 @@ class Cluster:
         """Tick now (another worker joined, or handed a table over)."""
         self._wake.set()
 
-    def leave(self) -> None:
-        """Stop ticking and give the lease up: the others take our tables at their next tick."""
+    def stop_ticking(self) -> None:
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
+
+    def leave(self) -> None:
+        """Stop ticking and give the lease up: the others take our tables at their next tick."""
+        self.stop_ticking()
         try:
             with self.engine.begin() as conn:
                 conn.execute(LEAVE, self._me())
