@@ -196,6 +196,7 @@ class Player:
         self.viewer: str | None = None
         self.acted = 0
         self.over = False
+        self.stop_at: int | None = None  # past this seq it waits (its turn holds the game)
 
     def connect(self, seconds: float = 20.0) -> float:
         """Seconds until a socket is welcomed with the table's state."""
@@ -241,7 +242,8 @@ class Player:
             self.seen[seq] = event
         self.latest = max(self.latest, message["seq"])
         self.over = self.over or message["over"]
-        if message["legal"] and self.ws is not None and not message["over"]:
+        waits = self.stop_at is not None and message["seq"] >= self.stop_at
+        if message["legal"] and self.ws is not None and not message["over"] and not waits:
             self.ws.send(json.dumps({"type": "action", "action": message["legal"][0]}))
             self.acted += 1
 
@@ -276,9 +278,14 @@ def test_kill_9_of_a_worker_loses_no_table_and_no_event(cluster: Cluster) -> Non
         clients = players + watchers
         for client in clients:
             client.connect()
-        while min(c.latest for c in clients) < 3:
+        for client in players:  # then the person waits: each game stops at her turn, in play
+            client.stop_at = 3
+        deadline = time.monotonic() + 30
+        while min(c.latest for c in clients) < 3 and time.monotonic() < deadline:
             for client in clients:
                 client.pump(0.05)
+        for client in clients:
+            client.pump(0.5)  # the bots' moves up to her turn
         before = {id(c): c.latest for c in clients}
         waiting = [c for c in players if not c.over]
         on_worker_0 = [c for c in waiting if c.code in report(workers, 0)["tables"]]
@@ -290,6 +297,8 @@ def test_kill_9_of_a_worker_loses_no_table_and_no_event(cluster: Cluster) -> Non
             client.connect(seconds=30)
         for client in clients:  # nothing seen before is missing from the new owner's state
             assert client.latest >= before[id(client)]
+        for client in players:  # now she plays: every game must go on
+            client.stop_at = None
         deadline = time.monotonic() + 20
         while any(c.latest <= before[id(c)] for c in waiting) and time.monotonic() < deadline:
             for client in clients:
