@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import signal
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -197,6 +198,7 @@ class Player:
         self.acted = 0
         self.over = False
         self.stop_at: int | None = None  # past this seq it waits (its turn holds the game)
+        self.pending: Message | None = None  # the move it would make now, while it waits
 
     def connect(self, seconds: float = 20.0) -> float:
         """Seconds until a socket is welcomed with the table's state."""
@@ -243,6 +245,7 @@ class Player:
         self.latest = max(self.latest, message["seq"])
         self.over = self.over or message["over"]
         waits = self.stop_at is not None and message["seq"] >= self.stop_at
+        self.pending = message["legal"][0] if message["legal"] else None
         if message["legal"] and self.ws is not None and not message["over"] and not waits:
             self.ws.send(json.dumps({"type": "action", "action": message["legal"][0]}))
             self.acted += 1
@@ -407,3 +410,60 @@ def test_no_table_is_held_by_two_workers_over_kills_and_restarts(
             assert not held_twice(seen), held_twice(seen)
     finally:
         store.close()
+
+
+def test_a_worker_paused_past_its_lease_commits_nothing_of_the_tables_it_lost(
+    cluster: Cluster,
+) -> None:
+    """SIGSTOP, not kill: the worker wakes up believing it owns its tables, and reads a move
+    that waited in its socket meanwhile; the fence refuses that commit (another worker owns the
+    table now), so the move is neither stored nor shown, and the tables come back to it whole."""
+    with workers_on(cluster, "paused") as workers:
+        tables = [start_table(direct(workers, 0)) for _ in range(3)]
+        players = [Player(workers, code, token) for code, token in tables]
+        clients = players + [Player(workers, code, None) for code, _ in tables]
+        for client in clients:
+            client.connect()
+        for client in players:  # each game waits at her turn: all stay in play
+            client.stop_at = 3
+        deadline = time.monotonic() + 30
+        while min(c.latest for c in clients) < 3 and time.monotonic() < deadline:
+            for client in clients:
+                client.pump(0.05)
+        for client in clients:
+            client.pump(0.5)
+        codes = {code for code, _ in tables}
+        stored = Store(workers.db)
+        try:
+            counts = {code: len(stored.get(code).events) for code in codes}  # type: ignore[union-attr]
+            proc = workers.procs[0]
+            assert proc is not None
+            proc.send_signal(signal.SIGSTOP)
+            try:
+                for client in players:  # her move waits in the stopped worker's socket
+                    assert client.ws is not None and client.pending is not None
+                    client.ws.send(json.dumps({"type": "action", "action": client.pending}))
+                wait_for(
+                    "worker 1 to take the tables over",
+                    lambda: codes <= set(report(workers, 1)["tables"]),
+                )
+            finally:
+                proc.send_signal(signal.SIGCONT)
+            time.sleep(1.0)  # it reads her move and tries to commit it
+            assert {code: len(stored.get(code).events) for code in codes} == counts  # type: ignore[union-attr]
+            wait_for(
+                "its shard's tables to come back to worker 0",
+                lambda: codes <= set(report(workers, 0)["tables"]),
+                seconds=30,
+            )
+            for client in players:  # now she plays on, through nginx, at worker 0
+                client.stop_at = None
+            deadline = time.monotonic() + 20
+            while any(c.latest <= counts[c.code] for c in players) and time.monotonic() < deadline:
+                for client in clients:
+                    client.pump(0.05)
+            for client in players:
+                assert client.latest > counts[client.code], f"{client.code} did not play on"
+            assert sum(client.matches(stored) for client in clients) > 0
+        finally:
+            stored.close()
