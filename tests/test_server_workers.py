@@ -261,6 +261,21 @@ class Player:
         return len(self.seen)
 
 
+def to_her_turn(clients: list[Player], players: list[Player]) -> None:
+    """Connect everyone; each person plays a few moves, then waits at her turn (so every game
+    stays in play, held by her), and the bots' moves up to it are read."""
+    for client in clients:
+        client.connect()
+    for client in players:
+        client.stop_at = 3
+    deadline = time.monotonic() + 30
+    while min(c.latest for c in clients) < 3 and time.monotonic() < deadline:
+        for client in clients:
+            client.pump(0.05)
+    for client in clients:
+        client.pump(0.5)
+
+
 def start_table(client: httpx.Client) -> tuple[str, str]:
     made = client.post(
         "/api/tables",
@@ -279,16 +294,7 @@ def test_kill_9_of_a_worker_loses_no_table_and_no_event(cluster: Cluster) -> Non
         players = [Player(workers, code, token) for code, token in tables]
         watchers = [Player(workers, code, None) for code, _ in tables]
         clients = players + watchers
-        for client in clients:
-            client.connect()
-        for client in players:  # then the person waits: each game stops at her turn, in play
-            client.stop_at = 3
-        deadline = time.monotonic() + 30
-        while min(c.latest for c in clients) < 3 and time.monotonic() < deadline:
-            for client in clients:
-                client.pump(0.05)
-        for client in clients:
-            client.pump(0.5)  # the bots' moves up to her turn
+        to_her_turn(clients, players)
         before = {id(c): c.latest for c in clients}
         waiting = [c for c in players if not c.over]
         on_worker_0 = [c for c in waiting if c.code in report(workers, 0)["tables"]]
@@ -422,16 +428,7 @@ def test_a_worker_paused_past_its_lease_commits_nothing_of_the_tables_it_lost(
         tables = [start_table(direct(workers, 0)) for _ in range(3)]
         players = [Player(workers, code, token) for code, token in tables]
         clients = players + [Player(workers, code, None) for code, _ in tables]
-        for client in clients:
-            client.connect()
-        for client in players:  # each game waits at her turn: all stay in play
-            client.stop_at = 3
-        deadline = time.monotonic() + 30
-        while min(c.latest for c in clients) < 3 and time.monotonic() < deadline:
-            for client in clients:
-                client.pump(0.05)
-        for client in clients:
-            client.pump(0.5)
+        to_her_turn(clients, players)
         codes = {code for code, _ in tables}
         stored = Store(workers.db)
         try:
