@@ -36,7 +36,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from bestiary.server.shards import first_living, shard_of
+from bestiary.server.shards import first_living
 from bestiary.server.store import NotOwner, Store, Write
 
 log = logging.getLogger("bestiary.server")
@@ -327,6 +327,3 @@ class Cluster:
                 text("SELECT lobby FROM owners WHERE code = :code"), {"code": code}
             ).first()
         return None if row is None else row.lobby
-
-    def shard(self, code: str) -> int:
-        return shard_of(code, self.count)
