@@ -28,8 +28,10 @@ $(WEB_STAMP): $(BIN)/python pyproject.toml
 # `make run HOST=0.0.0.0 PORT=8080` lets friends on your network join (share the printed address).
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make run WORKERS=2 DB=postgresql+psycopg://...`: that many workers behind nginx (docs/server.md)
 run: $(WEB_STAMP)
-	$(BIN)/bestiary serve --host $(HOST) --port $(PORT)
+	$(if $(DB),$(BIN)/pip install --quiet -e '.[postgres]')
+	$(BIN)/bestiary serve --host $(HOST) --port $(PORT) $(if $(DB),--db '$(DB)') $(if $(WORKERS),--workers $(WORKERS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests

@@ -25,6 +25,7 @@ from websockets.sync.client import connect
 
 from bestiary.server.live import LiveServer, free_port
 from bestiary.server.settings import ServerSettings
+from bestiary.server.workers import nginx_config
 
 DOC = Path(__file__).parent.parent / "docs" / "server.md"
 NEW = {"game": "wild", "seats": 2, "name": "ann"}
@@ -36,7 +37,7 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-def nginx_config(port: int, upstream: int, tmp: Path) -> str:
+def doc_config(port: int, upstream: int, tmp: Path) -> str:
     """The doc's nginx server block, on a test port with a test certificate, in a whole config."""
     block = re.search(r"```nginx\n(.*?)```", DOC.read_text(), re.S)
     assert block, "docs/server.md shows no nginx config"
@@ -46,15 +47,7 @@ def nginx_config(port: int, upstream: int, tmp: Path) -> str:
     site = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {tmp / 'key.pem'};", site)
     assert "127.0.0.1:8000" in site
     site = site.replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
-    temps = "\n".join(
-        f"    {kind}_temp_path {tmp / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    return (
-        f"pid {tmp / 'nginx.pid'};\nerror_log {tmp / 'error.log'};\nworker_processes 1;\n"
-        "events { worker_connections 64; }\n"
-        f"http {{\n    access_log off;\n{temps}\n{site}\n}}\n"
-    )
+    return nginx_config(site, tmp)
 
 
 @pytest.fixture
@@ -72,7 +65,7 @@ def proxied(tmp_path: Path) -> Iterator[tuple[LiveServer, int]]:
     with LiveServer(f"sqlite:///{tmp_path / 'p.sqlite'}", server=limits) as server:
         port = free_port()
         conf = tmp_path / "nginx.conf"
-        conf.write_text(nginx_config(port, server.port, tmp_path))
+        conf.write_text(doc_config(port, server.port, tmp_path))
         proc = subprocess.Popen(
             [nginx, "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(conf),
              "-g", "daemon off;"],

@@ -126,6 +126,16 @@ def bench_command(
             "1: one per table, as in a turn-based game)."
         ),
     ] = 0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="server: worker processes behind nginx on --db (PostgreSQL); 0: one process "
+            "on SQLite, as serve runs by default."
+        ),
+    ] = 0,
+    db: Annotated[
+        str | None, typer.Option(help="server, with --workers: the PostgreSQL database URL.")
+    ] = None,
     adapters: Annotated[
         bool, typer.Option("--adapters", help="Also time PettingZoo, Gymnasium and OpenSpiel.")
     ] = False,
@@ -154,7 +164,13 @@ def bench_command(
             raise _fail(f"--tables should be numbers separated by commas, not {tables!r}") from None
         if movers < 0:
             raise _fail(f"--movers should be 0 or more, not {movers}")
-        run_server_bench(served, counts, seconds, echo=typer.echo, thinkers=thinkers, movers=movers)
+        try:
+            run_server_bench(
+                served, counts, seconds, echo=typer.echo, thinkers=thinkers, movers=movers,
+                workers=workers, db=db,
+            )  # fmt: skip
+        except ValueError as err:
+            raise _fail(str(err)) from None
         return
     _check_game(game)
     try:
@@ -277,6 +293,20 @@ def serve_command(
     max_spectators: Annotated[
         int, typer.Option(help="Spectators at one table.")
     ] = SERVER.max_spectators,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes sharing the --db (PostgreSQL); alone: start them all here, "
+            "behind nginx on --port."
+        ),
+    ] = 1,
+    worker: Annotated[
+        int | None,
+        typer.Option(help="This process is worker K (0 to --workers - 1) behind your own proxy."),
+    ] = None,
+    lease: Annotated[
+        float, typer.Option(help="Seconds after which a silent worker's tables are taken over.")
+    ] = SERVER.lease_seconds,
 ) -> None:
     """Serve the lobby, live tables and the browser client (open the printed URL)."""
     from bestiary.server.run import PortTaken, check_port, serve
@@ -303,13 +333,24 @@ def serve_command(
             allow_seeds=allow_seeds,
             trusted_proxies=tuple(trusted_proxy or ()),
             decks=decks,
+            worker=worker,
+            workers=workers,
+            lease_seconds=lease,
+            address=f"{host}:{port}",
         )
     except ValueError as exc:
         raise _fail(f"--{exc}") from None
+    if (workers > 1 or worker is not None) and not db.startswith("postgresql"):
+        raise _fail(
+            "several workers share a PostgreSQL database: give --db postgresql+psycopg://..."
+        )
     try:  # a bad --db is a sentence here, not a traceback from the server's start-up
         Store(db).close()
     except StoreUnavailable as exc:
         raise _fail(str(exc)) from None
+    if workers > 1 and worker is None:  # all of them here, behind nginx on --port
+        _serve_workers(db, workers, host, port, lease, sys.argv)
+        return
     settings = TableSettings(
         answer_seconds=answer,
         grace_seconds=grace,
@@ -321,6 +362,68 @@ def serve_command(
         serve(host=host, port=port, db=db, settings=settings, server=limits)
     except PortTaken as exc:
         raise _fail(str(exc)) from None
+
+
+def _serve_workers(
+    db: str, count: int, host: str, port: int, lease: float, argv: list[str]
+) -> None:
+    """``serve --workers N``: N workers on the ports after --port, nginx on --port."""
+    from bestiary.server.run import PortTaken, check_port
+    from bestiary.server.workers import NoNginx, Workers
+
+    ports = [port + 1 + k for k in range(count)]
+    try:
+        for taken in ports:
+            check_port("127.0.0.1", taken)
+    except PortTaken as exc:
+        raise _fail(f"{exc} (--workers {count} uses ports {ports[0]} to {ports[-1]})") from None
+    # every other flag goes to each worker as given (limits, timings, decks...)
+    passed = _worker_flags(argv)
+    try:
+        running = Workers(db, count, port, host, ports, passed, lease).start()
+    except (NoNginx, RuntimeError) as exc:
+        raise _fail(str(exc)) from None
+    typer.echo(f"bestiary is serving at {running.url}/ ({count} workers behind nginx)")
+    typer.echo(f"workers on 127.0.0.1 ports {ports[0]}-{ports[-1]}; records in {db}")
+    try:
+        running.supervise()
+    finally:
+        running.stop()
+
+
+# flags that --workers sets for each worker itself
+_OWN_FLAGS = {"--host", "--port", "--db", "--workers", "--worker", "--lease", "--trusted-proxy"}
+
+
+def _worker_flags(argv: list[str]) -> list[str]:
+    """The flags of ``serve`` given on the command line, less those each worker gets its own of."""
+    args = argv[argv.index("serve") + 1 :] if "serve" in argv else []
+    passed: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in _OWN_FLAGS:
+            skip = "=" not in arg
+            continue
+        passed.append(arg)
+    return passed
+
+
+@app.command("routes")
+def routes_command(
+    workers: Annotated[list[str], typer.Argument(help="Each worker's host:port, worker 0 first.")],
+    listen: Annotated[str, typer.Option(help="What nginx listens on (its `listen`).")] = "80",
+) -> None:
+    """Print the nginx configuration that routes each table to the worker that owns it."""
+    from bestiary.server.shards import nginx_site
+
+    try:
+        typer.echo(nginx_site(workers, listen), nl=False)
+    except ValueError as err:
+        raise _fail(str(err)) from None
 
 
 @app.command("sim")

@@ -28,6 +28,7 @@ from bestiary.core.records import iter_lines
 from bestiary.server.bodycap import BodyCap
 from bestiary.server.buckets import PerAddress
 from bestiary.server.connection import Connection
+from bestiary.server.keeper import Moving, join
 from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
 from bestiary.server.protocol import (
     ActionMessage,
@@ -118,7 +119,10 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         lobby = Lobby(store, defaults, limits)
-        restored = lobby.restore()
+        keeper = None
+        if limits.worker is not None:  # one of several processes (keeper.py, ownership.py)
+            keeper = join(lobby, limits)
+        restored = lobby.restore() if keeper is None else keeper.restored
         if restored:
             log.info("restored %d tables", restored)
         lobby.start()
@@ -128,9 +132,13 @@ def create_app(
             yield
         finally:
             writer.cancel()
+            if keeper is not None:
+                keeper.quiet()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
             await lobby.close()
+            if keeper is not None:
+                keeper.leave()
 
     app = FastAPI(
         title="bestiary",
@@ -153,6 +161,8 @@ def create_app(
     def table_or_404(code: str) -> Table:
         try:
             return lobby().get(code)
+        except Moving as moving:  # nginx tries the next worker on a 503
+            raise HTTPException(503, str(moving), headers={"Retry-After": "1"}) from None
         except KeyError:
             raise HTTPException(404, f"there is no table {code}.") from None
 
@@ -308,6 +318,14 @@ def create_app(
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
 
+    @app.get("/api/worker", include_in_schema=False)
+    async def worker() -> dict[str, Any]:
+        """One of several workers: the tables it holds now, and until when its lease holds."""
+        keeper = lobby().keeper
+        if keeper is None:
+            raise HTTPException(404, "this server is the only one (no --worker).")
+        return keeper.report()
+
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
@@ -320,6 +338,10 @@ def create_app(
             return
         try:
             table = lobby().get(code)
+        except Moving as moving:  # the client reconnects, and reaches the owner
+            await websocket.send_json(error_message("moving", str(moving)))
+            await websocket.close(code=1013)
+            return
         except KeyError:
             await websocket.send_json(error_message("no_table", f"there is no table {code}."))
             await websocket.close(code=4404)

@@ -19,7 +19,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -344,7 +346,7 @@ async def _run_level(
     game: str,
     tables: int,
     seconds: float,
-    pid: int,
+    pids: list[int],
     thinkers: int = 0,
     movers: int = 0,
 ) -> Level:
@@ -382,16 +384,16 @@ async def _run_level(
             asyncio.ensure_future(_thinking_table(http, ws_base, rng, go, clock))
             for _ in range(thinkers)
         ]
-        cpu_before = _cpu_seconds(pid)
+        cpu_before = sum(_cpu_seconds(pid) for pid in pids)
         own_before = time.process_time()
         start = time.monotonic()
         clock[0] = start + seconds
         go.set()
         await asyncio.gather(*loops)
     level.seconds = time.monotonic() - start
-    level.server_cpu = _cpu_seconds(pid) - cpu_before
+    level.server_cpu = sum(_cpu_seconds(pid) for pid in pids) - cpu_before
     level.client_cpu = time.process_time() - own_before
-    level.rss_mb = _rss_mb(pid)
+    level.rss_mb = sum(_rss_mb(pid) for pid in pids)
     return level
 
 
@@ -403,6 +405,8 @@ def run_server_bench(
     thinkers: int = 0,
     movers: int = 0,
     prelude: str = "",
+    workers: int = 0,
+    db: str | None = None,
 ) -> list[Level]:
     """Start a server on core 0, load it from core 1, print and return one row per level.
 
@@ -411,7 +415,17 @@ def run_server_bench(
     every client acts as soon as it may; 1: as in a turn-based game, whatever the game).
     ``prelude``: Python the server's process runs before it serves (a measuring script's
     instruments); the server is stopped with SIGTERM.
+    ``workers``: that many worker processes behind nginx on PostgreSQL ``db`` instead (0: one
+    process on a SQLite file, as ``bestiary serve`` runs by default).
     """
+    load = partial(
+        _levels, games=games, table_counts=table_counts, seconds=seconds, echo=echo,
+        thinkers=thinkers, movers=movers,
+    )  # fmt: skip
+    if workers:
+        if db is None or not db.startswith("postgresql"):
+            raise ValueError("--workers needs a PostgreSQL --db (postgresql+psycopg://...)")
+        return _bench_workers(load, echo, workers, db)
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
@@ -431,18 +445,72 @@ def run_server_bench(
         base = f"http://127.0.0.1:{port}"
         try:
             _wait_up(base, server)
-            echo(HEADER)
-            levels = []
-            for game in games:
-                for tables in table_counts:
-                    running = _run_level(base, game, tables, seconds, server.pid, thinkers, movers)
-                    level = _run(running)
-                    echo(level.row())
-                    levels.append(level)
-            return levels
+            return load(base, [server.pid])
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+# the lobby's limits lifted for a load from one address (as the one-process bench does)
+BENCH_FLAGS = [
+    "--max-connections", "5000", "--max-per-address", "5000", "--tables-per-minute", "1000000",
+    "--grace", "3600",
+]  # fmt: skip
+
+
+def _bench_workers(
+    load: Callable[[str, list[int]], list[Level]], echo: Any, workers: int, db: str
+) -> list[Level]:
+    """The same load through nginx to ``workers`` worker processes on PostgreSQL ``db`` (worker
+    ``k`` pinned to core ``k``, the load to the last core); the server's CPU is every worker's,
+    nginx's is printed beside it (the routing's own cost)."""
+    from bestiary.server.workers import Workers
+
+    ports = [free_port() for _ in range(workers)]
+    with Workers(
+        db, workers, free_port(), ports=ports, serve_args=BENCH_FLAGS, pin=True
+    ) as cluster:
+        _pin((os.cpu_count() or 1) - 1)
+        settle_heap()
+        pids = [proc.pid for proc in cluster.procs if proc is not None]
+        nginx = _family(cluster.nginx.pid) if cluster.nginx else []
+        before = sum(_cpu_seconds(pid) for pid in nginx)
+        levels = load(cluster.url, pids)
+        routing = sum(_cpu_seconds(pid) for pid in nginx) - before
+        moves = sum(level.moves for level in levels)
+        echo(
+            f"nginx (the routing) used {routing:.1f} CPU-s over these levels: "
+            f"{moves / routing if routing else 0:,.0f} moves per routing CPU-s"
+        )
+        return levels
+
+
+def _family(pid: int) -> list[int]:
+    """A process and its children (nginx's master and its worker)."""
+    with contextlib.suppress(OSError):
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return [pid, *(int(child) for child in children)]
+    return [pid]
+
+
+def _levels(
+    base: str,
+    pids: list[int],
+    games: list[str],
+    table_counts: list[int],
+    seconds: float,
+    echo: Any,
+    thinkers: int,
+    movers: int,
+) -> list[Level]:
+    echo(HEADER)
+    levels = []
+    for game in games:
+        for tables in table_counts:
+            level = _run(_run_level(base, game, tables, seconds, pids, thinkers, movers))
+            echo(level.row())
+            levels.append(level)
+    return levels
 
 
 def _run(coro: Any) -> Level:

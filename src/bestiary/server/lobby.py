@@ -8,21 +8,22 @@ import math
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bestiary.core.errors import BadOption, RecordError
 from bestiary.core.game import game_names, get_game, redacted, replay
 from bestiary.core.info import GameInfo
 from bestiary.server.decks import DeckShelf
 from bestiary.server.settings import ServerSettings
-from bestiary.server.store import Store
+from bestiary.server.shards import CODE_ALPHABET, CODE_LENGTH
+from bestiary.server.store import Store, StoredTable
 from bestiary.server.table import Table, TableError, TableSettings, _sentence
+
+if TYPE_CHECKING:
+    from bestiary.server.keeper import Keeper
 
 log = logging.getLogger("bestiary.server")
 
-# Codes people read aloud and type: no 0/O, 1/I/L.
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
 PAGE = 50  # tables per list in one lobby page (and the most a page may ask for: MAX_PAGE)
 MAX_PAGE = 100
 MAX_OFFSET = 1_000
@@ -59,20 +60,23 @@ class Lobby:
         self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._expiring: set[str] = set()
         self.keep_finished = 300.0
+        self.keeper: Keeper | None = None  # one of several workers: what it owns (keeper.py)
 
     def restore(self) -> int:
         """Bring back every open table and game in play from the store; returns how many."""
-        count = 0
-        for stored in self.store.load(["open", "playing"]):
-            try:
-                table = Table.restore(stored, self.store)
-            except (RecordError, ValueError, KeyError) as err:
-                log.error("table %s cannot be restored: %s", stored.code, err)
-                continue
-            self._add(table)
-            table.post(table.resume)
-            count += 1
-        return count
+        stored = self.store.load(["open", "playing"])
+        return sum(self.adopt(table) is not None for table in stored)
+
+    def adopt(self, stored: StoredTable) -> Table | None:
+        """Bring back one stored table (replayed from its record) and let it play on."""
+        try:
+            table = Table.restore(stored, self.store)
+        except (RecordError, ValueError, KeyError) as err:
+            log.error("table %s cannot be restored: %s", stored.code, err)
+            return None
+        self._add(table)
+        table.post(table.resume)
+        return table
 
     def _add(self, table: Table) -> None:
         self.tables[table.code] = table
@@ -81,6 +85,8 @@ class Lobby:
         table.start_actor()
 
     def _changed(self, table: Table) -> None:
+        if self.keeper is not None:
+            self.keeper.changed(table)
         # A finished table stays in memory a while for its sockets, then lives in the store.
         if table.status == "finished" and table.code not in self._expiring:
             self._expiring.add(table.code)
@@ -138,12 +144,17 @@ class Lobby:
     def open(self, table: Table) -> None:
         """A table its creator has set up: stored, listed, and running."""
         table.draft = False
-        table._save_table()
         self._add(table)
+        if self.keeper is not None:
+            self.keeper.opening(table.code)  # its first write claims it
+        table._save_table()  # after _add: its lobby change is heard (on_change)
 
     def _new_code(self) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if self.keeper is not None:  # one of several workers: a code of its own shard
+                code = self.keeper.new_code()
+            else:
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.tables and not self.store.exists(code):
                 return code
 
@@ -153,6 +164,8 @@ class Lobby:
         table = self.tables.get(code)
         if table is not None:
             return table
+        if self.keeper is not None:
+            self.keeper.where(code)  # live at another worker: Moving
         stored = self.store.get(code)
         if stored is None or stored.status != "finished":
             raise KeyError(code)
@@ -163,9 +176,12 @@ class Lobby:
 
     def listing(self, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
         """One page of open tables, games in play and finished games (newest first), and totals."""
-        live = sorted(self.tables.values(), key=lambda t: t.created, reverse=True)
-        open_ = [t for t in live if t.status == "open"]
-        playing = [t for t in live if t.status == "playing"]
+        held: list[Table | dict[str, Any]] = [*self.tables.values()]
+        if self.keeper is not None:  # and every other worker's, as their notices say
+            held += self.keeper.others()
+        live = sorted(held, key=_created, reverse=True)
+        open_ = [t for t in live if _status(t) == "open"]
+        playing = [t for t in live if _status(t) == "playing"]
         finished = [
             {
                 "code": s.code,
@@ -178,8 +194,8 @@ class Lobby:
             for s in self.store.finished(limit=offset + limit)[offset:]
         ]
         return {
-            "open": [t.info() for t in open_[offset : offset + limit]],
-            "playing": [t.info() for t in playing[offset : offset + limit]],
+            "open": [_info(t) for t in open_[offset : offset + limit]],
+            "playing": [_info(t) for t in playing[offset : offset + limit]],
             "finished": finished,
             "offset": offset,
             "total": {"open": len(open_), "playing": len(playing)},
@@ -249,3 +265,16 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.stop()
         self.store.close()
+
+
+# a table in the listing: one held here, or another worker's as its lobby info
+def _created(table: Table | dict[str, Any]) -> float:
+    return float(table["created"]) if isinstance(table, dict) else table.created
+
+
+def _status(table: Table | dict[str, Any]) -> str:
+    return str(table["status"]) if isinstance(table, dict) else table.status
+
+
+def _info(table: Table | dict[str, Any]) -> dict[str, Any]:
+    return table if isinstance(table, dict) else table.info()

@@ -26,6 +26,11 @@ class ServerSettings:
     allow_seeds: bool = False  # `POST /start` may choose the deal (testing servers only)
     trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed
     decks: Path | None = None  # the operator's folder of critters deck files
+    # several processes on one PostgreSQL database (docs/server.md, "More than one process")
+    worker: int | None = None  # this process is worker `worker` of `workers` (None: the only one)
+    workers: int = 1
+    lease_seconds: float = 2.5  # a worker that has not renewed its lease this long is gone
+    address: str = ""  # host:port where the proxy reaches this worker (shown to the others)
 
     def __post_init__(self) -> None:
         for proxy in self.trusted_proxies:
@@ -38,7 +43,10 @@ class ServerSettings:
         for name in ("max_connections", "max_per_address", "max_body_bytes", "max_spectators"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
+        if self.worker is not None and not 0 <= self.worker < self.workers:
+            raise ValueError(f"worker must be one of 0 to {self.workers - 1}")
         for name in (
+            "lease_seconds",
             "hello_timeout",
             "header_timeout",
             "idle_timeout",

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 from sqlalchemy import (
@@ -187,6 +187,29 @@ Write = tuple[str, dict[str, Any]]
 Watcher = Callable[[str | None], None]  # called with the reason the store is down, None: back
 
 
+class NotOwner(Exception):
+    """Writes for tables another process owns now (it took them over): never committed."""
+
+    def __init__(self, codes: set[str]) -> None:
+        super().__init__(f"tables {', '.join(sorted(codes))} are owned by another process")
+        self.codes = codes
+
+
+class Owners(Protocol):
+    """Table ownership among several server processes (``bestiary.server.ownership``): every
+    transaction is fenced, so only a table's owner ever commits its writes."""
+
+    def check(self, conn: Any, batch: Sequence[Write]) -> set[str]:
+        """Inside the transaction, before any write: the batch's tables this process does not
+        own (their rows stay locked until the commit, so no takeover can come between)."""
+
+    def write(self, conn: Any, kind: str, row: dict[str, Any]) -> None:
+        """A write of the owners' own (claim, release, hand-off), in its place in the batch."""
+
+    def lost(self, codes: set[str]) -> None:
+        """Called from the writer's thread: these tables are another process's now."""
+
+
 class Store:
     """The database, with queued writes committed in groups by :meth:`run_writer`.
 
@@ -234,6 +257,7 @@ class Store:
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint") if sqlite else None
         )
         self._checkpoint_due = 0.0
+        self.owners: Owners | None = None  # several processes: fences every commit
 
     # -- writes (queued, then committed in groups) ----------------------------------------
 
@@ -243,6 +267,10 @@ class Store:
 
     def append_event(self, code: str, seq: int, line: dict[str, Any]) -> None:
         self._queue("event", {"code": code, "seq": seq, "line": orjson.dumps(line).decode()})
+
+    def write(self, kind: str, row: dict[str, Any]) -> None:
+        """Queue one of the owners' own writes (``Owners.write``), in order with the rest."""
+        self._queue(kind, row)
 
     def commit(self, done: Callable[[], None]) -> None:
         """Call ``done`` (on the event loop) once everything queued so far is committed."""
@@ -369,7 +397,22 @@ class Store:
             self._checkpoint_due = time.monotonic() + CHECKPOINT_SECONDS
 
     def _write(self, batch: Sequence[Write]) -> None:
+        while True:
+            try:
+                self._write_once(batch)
+                return
+            except NotOwner as refused:  # nothing of it was committed: the rest goes again
+                batch = [write for write in batch if write[1].get("code") not in refused.codes]
+                assert self.owners is not None
+                self.owners.lost(refused.codes)
+
+    def _write_once(self, batch: Sequence[Write]) -> None:
+        owners = self.owners
         with self.engine.begin() as conn:
+            if owners is not None:
+                lost = owners.check(conn, batch)
+                if lost:
+                    raise NotOwner(lost)
             events: list[tuple[str, int, str]] = []
             for kind, row in batch:
                 if kind == "event":
@@ -378,7 +421,10 @@ class Store:
                 if events:
                     self._insert(conn, events)
                     events = []
-                self._upsert_table(conn, row)
+                if kind == "table":
+                    self._upsert_table(conn, row)
+                elif owners is not None:
+                    owners.write(conn, kind, row)
             if events:
                 self._insert(conn, events)
 

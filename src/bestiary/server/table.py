@@ -913,6 +913,16 @@ class Table:
             self._tell({"type": "notice", "code": "storage_back", "message": "storage is back."})
             self._arm()
 
+    def move_out(self, why: str) -> None:
+        """Another server process serves this table from now on (``server.keeper``): nothing more
+        is played here, and every socket is told ``moving`` and closed (clients reconnect)."""
+        self.paused = why
+        self.store.unwatch(self._storage)
+        self._cancel_timer()
+        self._tell(error_message("moving", why))
+        for conn in self._all_connections():
+            conn.close()
+
     def _tell(self, message: dict[str, Any]) -> None:
         text = encode(message)
         for conn in self._all_connections():

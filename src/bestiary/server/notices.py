@@ -1,0 +1,92 @@
+"""Lobby changes from the other workers, heard through PostgreSQL's LISTEN/NOTIFY.
+
+A worker sends each lobby change of its tables (``ownership.Cluster.write``) with ``pg_notify``
+inside the commit that stores it; PostgreSQL delivers a notification only once its transaction
+commits, so no process lists a table that is not durable. This listener keeps the other
+workers' live tables (``Notices.others``) for the lobby's listing, and wakes the lease tick when
+a worker joins or a table is handed over. A connection that breaks is opened again and the list
+read afresh from the ``owners`` rows (notifications sent meanwhile are not queued for us).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from typing import Any
+
+import orjson
+from sqlalchemy.engine import make_url
+
+from bestiary.server.ownership import LIVE, LOBBY_CHANNEL, OWNERS_CHANNEL, Cluster
+
+log = logging.getLogger("bestiary.server")
+
+
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy URL (``postgresql+psycopg://...``) as the driver's own connection string."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class Notices:
+    """Listens on its own connection in a thread; ``others`` is changed on the loop only."""
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
+        self.cluster, self.loop = cluster, loop
+        self.others: dict[str, dict[str, Any]] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listening, name="notices", daemon=True)
+        self._ready = threading.Event()
+
+    def start(self) -> None:
+        self._thread.start()
+        self._ready.wait(10)  # listening before the lobby serves: no change falls between
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _listening(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(libpq_url(self.cluster.store.url), autocommit=True) as conn:
+                    conn.execute(f"LISTEN {LOBBY_CHANNEL}")
+                    conn.execute(f"LISTEN {OWNERS_CHANNEL}")
+                    self._post(self._replace, self.cluster.others())
+                    self._ready.set()
+                    while not self._stop.is_set():
+                        for heard in conn.notifies(timeout=0.5):
+                            self._heard(heard.channel, heard.payload)
+            except Exception as exc:  # the database went away: listen again when it is back
+                self._ready.set()
+                if not self._stop.is_set():
+                    log.warning("lobby notices: %s; listening again in 1 s", exc)
+                    time.sleep(1.0)
+
+    def _heard(self, channel: str, payload: str) -> None:
+        if channel == OWNERS_CHANNEL:
+            self.cluster.wake()
+            return
+        news = orjson.loads(payload)
+        if news.get("w") == self.cluster.index:
+            return  # our own change: the lobby holds the table itself
+        info = news.get("info")
+        if info is None:  # too big for a notification: read from its row
+            info = self.cluster.lobby_of(news["code"]) or {"status": "gone"}
+        self._post(self._changed, news["code"], info)
+
+    def _post(self, job: Any, *args: Any) -> None:
+        if not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(job, *args)
+
+    def _replace(self, others: dict[str, dict[str, Any]]) -> None:
+        self.others = others
+
+    def _changed(self, code: str, info: dict[str, Any]) -> None:
+        if info.get("status") in LIVE:
+            self.others[code] = info
+        else:
+            self.others.pop(code, None)
