@@ -34,7 +34,7 @@ def test_a_wrapped_policy_plays_a_whole_live_critters_game(server: LiveServer) -
         return choice
 
     agent_module.bot_entries("critters")
-    register_bot("critters", "test-live-policy", "a wrapped policy (test)")(
+    register_bot("critters", "test-live-policy", "a wrapped policy (test)", rank=-1)(
         policy_factory(last_legal, "critters")
     )
     try:
@@ -63,7 +63,7 @@ def test_a_wrapped_policy_plays_a_whole_live_critters_game(server: LiveServer) -
 
 
 def test_the_server_lists_the_registered_policy_bot(server: LiveServer) -> None:
-    register_bot("critters", "test-listed-policy", "a wrapped policy (test)")(
+    register_bot("critters", "test-listed-policy", "a wrapped policy (test)", rank=-1)(
         policy_factory(lambda observation: 0, "critters")
     )
     try:

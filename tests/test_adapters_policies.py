@@ -37,7 +37,7 @@ def _forget_test_bots() -> Iterator[None]:
 
 def _sim(game: str, policy: Any, name: str, players: int) -> Any:
     """One whole game of ``bestiary sim``'s runner with the policy in seat 1."""
-    register_bot(game, name, "a wrapped policy (test)")(policy_factory(policy, game))
+    register_bot(game, name, "a wrapped policy (test)", rank=-1)(policy_factory(policy, game))
     bots = (name, *["random"] * (players - 1))
     result = play_game(GameSpec(0, game, bots, seed=7, keep_record=True))
     assert result.ended in ("won", "exhausted", "sundown", "nightfall", "out_of_cards")

@@ -172,9 +172,9 @@ class Ponderer:
         return legal[0] if legal else None
 
 
-register_bot("critters", "test-ponder", "Test bot: thinks long when it holds NO!.", seconds=0.5)(
-    Ponderer
-)
+register_bot(
+    "critters", "test-ponder", "Test bot: thinks long when it holds NO!.", rank=-1, seconds=0.5
+)(Ponderer)
 
 
 async def answer_times(db: Path, seed: int) -> dict[bool, list[float]]:

@@ -33,7 +33,7 @@ class PushyCritter:
         return (pushy or legal)[0]
 
 
-register_bot("critters", "test-pushy", "Test bot: plays action cards at its opponents.")(
+register_bot("critters", "test-pushy", "Test bot: plays action cards at its opponents.", rank=-1)(
     PushyCritter
 )
 
