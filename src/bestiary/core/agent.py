@@ -114,8 +114,9 @@ def bot_levels(game: str) -> dict[str, str]:
     one alone is medium); the yardsticks (rank below 0) are ``practice`` (set habits to
     learn against).
 
-    >>> bot_levels("critters")
-    {'random': 'easy', 'greedy': 'medium', 'ismcts': 'hard'}
+    >>> levels = bot_levels("critters")
+    >>> [levels[name] for name in ("random", "greedy", "ismcts")]
+    ['easy', 'medium', 'hard']
     """
     entries = bot_entries(game)
     ranked = sorted((e for e in entries if e.rank >= 0), key=lambda e: (e.rank, -e.seconds))
