@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean browser terminal postgres proxy
+.PHONY: run core test lint typecheck pytest pytest-pure bench clean browser terminal postgres proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -25,17 +25,36 @@ $(WEB_STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet -e .
 	touch $(WEB_STAMP)
 
+# The compiled core (docs/benchmarks.md): a non-editable build of src/ in build/core, mypyc
+# compiling the hot modules (setup.py lists them; pure Python where no C compiler is found).
+# Never beside the sources: an .so in src/ would shadow every later edit of its .py. It is put
+# first on PYTHONPATH by `run` and `pytest`, and rebuilt whenever any file of the package
+# changes; a copy built from other sources is refused by the tests (tests/conftest.py). The
+# .venv stays an editable, pure install of src/: `.venv/bin/pytest tests/x.py` runs the edit.
+CORE := build/core
+CORE_STAMP := $(CORE)/bestiary/build.json
+PACKAGE_FILES := $(shell find src/bestiary -type f -not -path '*/__pycache__/*') setup.py pyproject.toml
+# BESTIARY_CORE=compiled makes a missing C compiler an error (`make test`); empty: pure fallback.
+BESTIARY_CORE ?=
+$(CORE_STAMP): $(PACKAGE_FILES) | $(BIN)/python
+	rm -rf $(CORE) build/lib.* build/bdist.*
+	BESTIARY_CORE=$(BESTIARY_CORE) $(BIN)/pip install --quiet --no-deps --target $(CORE) .
+	@PYTHONPATH=$(CORE) $(BIN)/python -m bestiary.build
+core: $(CORE_STAMP)
+
 # `make run HOST=0.0.0.0 PORT=8080` lets friends on your network join (share the printed address).
+# The serving dependencies and the compiled core are installed side by side (-j2).
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # `make run WORKERS=2 DB=postgresql+psycopg://...`: that many workers behind nginx (docs/server.md)
-run: $(WEB_STAMP)
+run:
+	@$(MAKE) --no-print-directory -j2 $(WEB_STAMP) $(CORE_STAMP)
 	$(if $(DB),$(BIN)/pip install --quiet -e '.[postgres]')
-	$(BIN)/bestiary serve --host $(HOST) --port $(PORT) $(if $(DB),--db '$(DB)') $(if $(WORKERS),--workers $(WORKERS))
+	PYTHONPATH=$(CORE) $(BIN)/bestiary serve --host $(HOST) --port $(PORT) $(if $(DB),--db '$(DB)') $(if $(WORKERS),--workers $(WORKERS))
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests setup.py
+	$(BIN)/ruff format --check src tests setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -56,14 +75,24 @@ postgres:
 proxy:
 	command -v nginx >/dev/null || test -x /usr/sbin/nginx || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light openssl)
 
+# The whole suite on the compiled core (BESTIARY_EXPECT_CORE: a test fails if a module the
+# build compiled would be imported pure), then the rules tests (replays, properties, the
+# differential ones, compiled against pure) and the doctests on the pure source tree.
+RULES_TESTS := tests/test_critters_*.py tests/test_wild_*.py tests/test_core_*.py \
+	tests/test_redaction.py src/bestiary
 pytest: $(STAMP) browser terminal postgres proxy
-	$(BIN)/pytest
+	@$(MAKE) --no-print-directory BESTIARY_CORE=compiled $(CORE_STAMP)
+	BESTIARY_EXPECT_CORE=compiled PYTHONPATH=$(CORE) $(BIN)/pytest tests
+	$(MAKE) --no-print-directory pytest-pure
+
+pytest-pure: $(STAMP)
+	BESTIARY_EXPECT_CORE=source $(BIN)/pytest $(RULES_TESTS)
 
 test: lint typecheck pytest
 
-bench: $(STAMP)
-	$(BIN)/bestiary bench wild
-	$(BIN)/bestiary bench critters
+bench: $(STAMP) $(CORE_STAMP)
+	PYTHONPATH=$(CORE) $(BIN)/bestiary bench wild
+	PYTHONPATH=$(CORE) $(BIN)/bestiary bench critters
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .mypy_cache .pytest_cache .ruff_cache

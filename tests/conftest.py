@@ -1,10 +1,19 @@
-"""The suite's one precondition beyond the extras: the test game is installed."""
+"""The suite's preconditions beyond the extras: the test game is installed, and a built copy of
+the package (``make test`` runs the suite on the compiled core in build/core, through PYTHONPATH)
+was made from today's src/: an edit since that build would otherwise be tested as it was before
+the edit, silently.
+"""
 
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 import pytest
+
+from bestiary.build import PACKAGE, stale_against
+
+SOURCES = Path(__file__).resolve().parent.parent / "src" / "bestiary"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -13,4 +22,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if importlib.util.find_spec("bestiary_duel") is None:
         raise pytest.UsageError(
             "the test game is not installed: pip install --no-deps -e tests/toygame (make does)"
+        )
+    if PACKAGE != SOURCES and SOURCES.exists() and stale_against(SOURCES):
+        raise pytest.UsageError(
+            f"the bestiary imported from {PACKAGE.parent} was built from other sources than "
+            f"src/ (edited since?): rebuild it (make core) or drop it from PYTHONPATH"
         )

@@ -172,3 +172,26 @@ def test_default_bot_is_the_strongest_within_the_budget() -> None:
     assert default_bot("wild") == "reader"
     assert default_bot("critters") == "ismcts"
     assert default_bot("critters", budget_seconds=0.1) == "greedy"
+
+
+@pytest.mark.parametrize(("game", "bot"), [("wild", "reader"), ("critters", "greedy")])
+def test_a_copied_match_plays_on_as_the_original_would(game: str, bot: str) -> None:
+    rules = get_game(game)
+    state = rules.new_game(["a", "b", "c"], seed=5)
+    match = Match(rules, state, {"a": make_bot(game, bot, "a", 1)}, seed=3)
+    match.advance(40)
+    copied = match.copy(state.clone())
+    if hasattr(match, "__dict__"):  # pure: every attribute copied, none left as __init__ made it
+        assert vars(copied).keys() == vars(match).keys()
+        for name, value in vars(match).items():
+            mine = getattr(copied, name)
+            assert mine == value or name == "state", name
+            if isinstance(value, list | dict):
+                assert mine is not value, f"{name} is shared with the original"
+    assert copied.state is not match.state and copied.tick == match.tick
+    # Bots are shared (a copy does not copy their RNGs): the two play on with the seat empty.
+    for m in (match, copied):
+        m.set_agent("a", None)
+    copied.rng.setstate(match.rng.getstate())
+    assert copied.advance(1_000) == match.advance(1_000)
+    assert copied.state.events() == match.state.events()

@@ -7,6 +7,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from bestiary.build import core_build
 from bestiary.core.game import get_game
 
 
@@ -33,7 +34,8 @@ class EngineBench:
     def report(self) -> str:
         return (
             f"{self.game}: {self.players} players, {self.games} random games, {self.steps} steps "
-            f"in {self.seconds:.2f} s (Python {platform.python_version()}, one core)\n"
+            f"in {self.seconds:.2f} s (Python {platform.python_version()}, one core, "
+            f"{core_build().line()})\n"
             f"  games/s   {self.games_per_second:12,.1f}\n"
             f"  steps/s   {self.steps_per_second:12,.0f}\n"
             f"  µs/step   {self.micros_per_step:12.2f}  (legal-action generation included)"

@@ -30,6 +30,30 @@ SERVER = ServerSettings()  # the defaults of `serve`'s limits
 PACE = Pace()  # the one real-time model: `serve --tick` defaults to its tick
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from bestiary import __version__
+        from bestiary.build import core_build
+
+        typer.echo(f"bestiary {__version__}: {core_build().line()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_show_version,
+            help="Print the version and whether the core is compiled, then exit.",
+        ),
+    ] = False,
+) -> None:
+    """Call of the Wild and the critter set-collection game: play, simulate, replay, study."""
+
+
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(EXIT_BAD_INPUT)

@@ -31,7 +31,7 @@ where C = 2 + 3 + ... + s (for s = 3: 5). Chance (reshuffles) is the engine's, n
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, MutableSequence, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -53,8 +53,8 @@ from bestiary.critters.actions import (
 from bestiary.critters.cards import ACTION_CARDS, WILD
 from bestiary.critters.state import CrittersState
 
-FloatArray = npt.NDArray[np.float32]
-MaskArray = npt.NDArray[np.int8]
+FloatArray: TypeAlias = npt.NDArray[np.float32]
+MaskArray: TypeAlias = npt.NDArray[np.int8]
 
 PENDING_KINDS = ("hop_over", "game_changer", "ultimate_collector")
 _PENDING_INDEX = {HopOver: 0, GameChanger: 1, UltimateCollector: 2}

@@ -108,11 +108,7 @@ class TickedWild:
     def clone(self) -> TickedWild:
         """An independent copy (OpenSpiel clones states): the game, the clock and the RNG."""
         other = copy.copy(self)
-        match = copy.copy(self.match)
-        for name, value in vars(match).items():
-            if isinstance(value, dict | list):
-                setattr(match, name, copy.copy(value))
-        match.state = self.match.state.clone()
+        match = self.match.copy(self.match.state.clone())
         other._rng = _OrderedRandom()
         other._rng.setstate(self._rng.getstate())
         match.rng = other._rng

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, MutableSequence, Sequence
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -88,18 +88,25 @@ def _count(num_envs: Any) -> int:
     return num_envs
 
 
-class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
+# Type parameters, not attributes redeclared narrower in each game's env: a compiled (mypyc)
+# class keeps one type per attribute.
+EnvT = TypeVar("EnvT", bound="CrittersEnv | WildEnv")
+EncodingT = TypeVar("EncodingT", bound="CrittersEncoding | WildEncoding")
+
+
+class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[EnvT, EncodingT]):
     """What both vector envs share: the games, the batch buffers, seeding and autoreset."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
-    envs: Sequence[CrittersEnv | WildEnv]
+    envs: list[EnvT]
+    encoding: EncodingT
 
-    def _setup(self, envs: Sequence[CrittersEnv | WildEnv], copy: bool) -> None:
+    def _setup(self, envs: list[EnvT], encoding: EncodingT, copy: bool) -> None:
         self.envs = envs
         self.num_envs = n = len(envs)
         first = envs[0]
-        self.encoding = first.encoding
+        self.encoding = encoding
         self.learner = first.learner
         self.players = first.players
         self.single_observation_space = first.observation_space
@@ -224,17 +231,14 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         raise NotImplementedError
 
 
-class CrittersVectorEnv(_Games):
+class CrittersVectorEnv(_Games[CrittersEnv, CrittersEncoding]):
     """``num_envs`` games of ``bestiary/Critters-v0`` (its parameters), stepped together."""
-
-    envs: list[CrittersEnv]
-    encoding: CrittersEncoding
 
     def __init__(self, num_envs: int, copy: bool = True, **kwargs: Any) -> None:
         """``kwargs``: ``CrittersEnv`` 's (players, opponents, seat, options, illegal_reward,
         max_moves), the same for every game."""
         envs = [CrittersEnv(**kwargs) for _ in range(_count(num_envs))]
-        self._setup(envs, copy)
+        self._setup(envs, envs[0].encoding, copy)
         self.illegal_reward = envs[0].illegal_reward
         self.max_moves = envs[0].max_moves
         n = self.num_envs
@@ -351,17 +355,14 @@ def _play_opponents(
     return moves
 
 
-class WildVectorEnv(_Games):
+class WildVectorEnv(_Games[WildEnv, WildEncoding]):
     """``num_envs`` games of ``bestiary/Wild-v0`` (its parameters), one tick per step each."""
-
-    envs: list[WildEnv]
-    encoding: WildEncoding
 
     def __init__(self, num_envs: int, copy: bool = True, **kwargs: Any) -> None:
         """``kwargs``: ``WildEnv`` 's (players, opponents, seat, options, quiet_ticks,
         max_ticks), the same for every game."""
         envs = [WildEnv(**kwargs) for _ in range(_count(num_envs))]
-        self._setup(envs, copy)
+        self._setup(envs, envs[0].encoding, copy)
         self.max_ticks = envs[0].max_ticks
         self._seat = self.encoding.seat[self.learner]
         self._scores = [0] * self.num_envs

@@ -28,7 +28,7 @@ the observer, then the others in seat order after them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, MutableSequence, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -57,8 +57,8 @@ MEET: Final = 34
 _INDEX: Final = {c: i for i, c in enumerate(CREATURES)}
 _OBJECTIVE_INDEX: Final = {o.id: i for i, o in enumerate(OBJECTIVES)}
 
-FloatArray = npt.NDArray[np.float32]
-MaskArray = npt.NDArray[np.int8]
+FloatArray: TypeAlias = npt.NDArray[np.float32]
+MaskArray: TypeAlias = npt.NDArray[np.int8]
 
 
 class WildEncoding:

@@ -66,25 +66,37 @@ class Position:
     def __init__(
         self,
         me: str,
-        options: Mapping[str, Any],
-        hand: list[str],
-        tableaus: Mapping[str, list[dict[str, Any]]],
+        size: int,
+        to_win: int,
+        hand: Counter[str],
+        full: dict[str, set[str]],
+        partial: dict[str, dict[str, int]],
         pending: Mapping[str, Any] | None,
     ) -> None:
         self.me = me
-        self.size: int = options["set_size"]
-        self.to_win: int = options["sets_to_win"]
-        self.hand = Counter(hand)
-        self.full: dict[str, set[str]] = {}
-        self.partial: dict[str, dict[str, int]] = {}
-        for player, sets in tableaus.items():
-            self.full[player] = {s["kind"] for s in sets if s["full"]}
-            self.partial[player] = {s["kind"]: len(s["cards"]) for s in sets if not s["full"]}
+        self.size = size
+        self.to_win = to_win
+        self.hand = hand
+        self.full = full
+        self.partial = partial
         self.pending = pending
 
     @classmethod
     def from_view(cls, view: View) -> Position:
-        return cls(view["you"], view["options"], view["hand"], view["tableaus"], view["pending"])
+        options = view["options"]
+        tableaus: Mapping[str, list[dict[str, Any]]] = view["tableaus"]
+        return cls(
+            view["you"],
+            options["set_size"],
+            options["sets_to_win"],
+            Counter(view["hand"]),
+            {p: {s["kind"] for s in sets if s["full"]} for p, sets in tableaus.items()},
+            {
+                p: {s["kind"]: len(s["cards"]) for s in sets if not s["full"]}
+                for p, sets in tableaus.items()
+            },
+            view["pending"],
+        )
 
     @classmethod
     def from_state(cls, state: CrittersState, me: str) -> Position:
@@ -93,19 +105,24 @@ class Position:
         The same position ``from_view`` reads, built straight from the state's sets (the hot
         path of every playout step: no view, no set dicts).
         """
-        pos = cls.__new__(cls)
-        size = pos.size = state.set_size
-        pos.me = me
-        pos.to_win = state.sets_to_win
-        pos.full, pos.partial = {}, {}
+        size = state.set_size
+        full: dict[str, set[str]] = {}
+        partial: dict[str, dict[str, int]] = {}
         for seat, player in enumerate(state.players):
             sets = state.tableau_at(seat)
-            pos.full[player] = {kind for kind, cards in sets if len(cards) == size}
-            pos.partial[player] = {kind: len(cards) for kind, cards in sets if len(cards) != size}
-        pos.hand = Counter(state.hand_at(state.players.index(me)))
+            full[player] = {kind for kind, cards in sets if len(cards) == size}
+            partial[player] = {kind: len(cards) for kind, cards in sets if len(cards) != size}
+        hand = Counter(state.hand_at(state.players.index(me)))
         pending = state.pending
-        pos.pending = None if pending is None else pending.to_event()
-        return pos
+        return cls(
+            me,
+            size,
+            state.sets_to_win,
+            hand,
+            full,
+            partial,
+            None if pending is None else pending.to_event(),
+        )
 
     def mine_full(self) -> set[str]:
         return self.full[self.me]

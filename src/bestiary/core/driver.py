@@ -37,9 +37,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bestiary.core.agent import Agent
+from bestiary.core.errors import BotFault as BotFault  # with the errors: stays interpreted
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State
 from bestiary.core.records import Event
+from bestiary.core.values import by_fields
 
 # Safety caps: a faulty bot (or one that always waits) can never hang a driver.
 MAX_TICKS = 200_000
@@ -80,10 +82,6 @@ class Pace:
         return ticks * self.tick_seconds
 
 
-class BotFault(RuntimeError):
-    """A bot asked for an action the rules refuse, or made no move when it had to."""
-
-
 @dataclass
 class Played:
     """What happened at one tick: who acted (None: the table) and the events it produced."""
@@ -117,7 +115,11 @@ class Match:
         seed: int = 0,
         pace: Pace | None = None,
         strict: bool = True,
+        copy_of: Match | None = None,
     ) -> None:
+        if copy_of is not None:  # copy(): a compiled (mypyc) Match is made only by __init__
+            self._copy(copy_of, state)
+            return
         self.game = game
         self.state = state
         self.pace = pace or Pace()
@@ -140,6 +142,31 @@ class Match:
             if agent is not None:
                 self.set_agent(player, agent)
         self._settle([])
+
+    def copy(self, state: State) -> Match:
+        """This match on ``state`` (a clone of its state): clock, wake ticks, timers and seats
+        copied; the game, pace, bots and RNG shared (give the copy its own ``rng`` if it must
+        draw apart: OpenSpiel's clone in bestiary.adapters.ticks does)."""
+        return Match(self.game, state, pace=self.pace, strict=self.strict, copy_of=self)
+
+    def _copy(self, other: Match, state: State) -> None:
+        # Every attribute __init__ sets (tests/test_core_driver.py checks that none is missed).
+        self.game = other.game
+        self.state = state
+        self.pace = other.pace
+        self.rng = other.rng
+        self.strict = other.strict
+        self.real_time = other.real_time
+        self.tick = other.tick
+        self.decisions = other.decisions
+        self.faults = other.faults[:]
+        self.agents = dict(other.agents)
+        self._wake = dict(other._wake)
+        self._progress = other._progress
+        self._last_progress = other._last_progress
+        self._quiet_ticks = other._quiet_ticks
+        self._asked = dict(other._asked)
+        self._answers = other._answers
 
     # ------------------------------------------------------------------ seats
 
@@ -386,3 +413,7 @@ class Match:
             if answers:
                 out["answer"] = answers
         return out
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(Pace)

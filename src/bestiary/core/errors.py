@@ -7,6 +7,10 @@ class IllegalAction(ValueError):
     """An action the rules refuse at this point of the game; the state is unchanged."""
 
 
+class BotFault(RuntimeError):
+    """A bot asked for an action the rules refuse, or made no move when it had to."""
+
+
 class MalformedEvent(ValueError):
     """An event line that is not an action at all (unknown ``do``, missing or ill-typed keys).
 

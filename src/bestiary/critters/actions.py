@@ -17,6 +17,7 @@ from typing import Any
 
 from bestiary.core.errors import MalformedEvent
 from bestiary.core.records import Event, parse_event
+from bestiary.core.values import by_fields
 from bestiary.critters.cards import WILD
 
 
@@ -267,3 +268,20 @@ def _object(obj: dict[str, Any], key: str) -> dict[str, Any]:
             f"the {obj.get('do')} event needs {key!r} as an object with kind and card"
         )
     return value
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(
+    Down,
+    PlaySet,
+    Complete,
+    HopOver,
+    GameChanger,
+    UltimateCollector,
+    SayNo,
+    Allow,
+    SwapWild,
+    Pass,
+    Discard,
+    Reshuffle,
+)

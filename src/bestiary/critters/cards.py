@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bestiary.core.errors import BadOption
+from bestiary.core.values import by_fields
 
 WILD = "wild"
 NO = "no"
@@ -146,7 +147,7 @@ def deck_from_option(value: object) -> Deck:
     return make_deck(kinds, value.get(WILD, 0), actions, where)
 
 
-def deck_of_cards(cards: list[str], where: str = "the header's deck") -> Deck:
+def deck_of_cards(cards: object, where: str = "the header's deck") -> Deck:
     """The composition of an explicit deck list (kinds in a fixed order, whatever the shuffle)."""
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise BadOption(f"{where} must be a list of card names")
@@ -169,3 +170,7 @@ def deck_of_cards(cards: list[str], where: str = "the header's deck") -> Deck:
 def _kind_order(kind: str) -> tuple[int, str]:
     """Default kinds in the sheet's order, others after them by name (stable for any shuffle)."""
     return (DEFAULT_KINDS.index(kind) if kind in DEFAULT_KINDS else len(DEFAULT_KINDS), kind)
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(Deck)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bestiary.core.errors import BadOption
+from bestiary.core.values import by_fields
 from bestiary.critters.cards import Deck
 from bestiary.critters.info import INFO
 
@@ -103,3 +104,7 @@ def deal_table(
         players, options.set_size, options.sets_to_win, options.hand_limit, deck, tuple(deal),
         options.first, seed,
     )  # fmt: skip
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(Table, Options)

@@ -335,15 +335,39 @@ class CrittersState:
 
     # ----------------------------------------------------------------- copying
     def clone(self) -> Self:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other._hands = [h[:] for h in self._hands]
-        other._tabs = [t[:] for t in self._tabs]
-        other._draw = self._draw[:]
-        other._centre = self._centre[:]
+        # Through the constructor, field by field: a compiled (mypyc) state has no __dict__ to
+        # copy and cannot be made without its __init__.
+        other = type(self)(
+            self._t,
+            self._chance_seed,
+            [h[:] for h in self._hands],
+            self._draw[:],
+            **self._position(),
+        )
+        other._shuffles = self._shuffles
         other._log = self._log[:]
-        other._memo_at = -1
         return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) through the constructor too, for the same reason."""
+        made = partial(type(self), **self._position())
+        kept = {"_shuffles": self._shuffles, "_log": self._log}
+        return made, (self._t, self._chance_seed, self._hands, self._draw), kept
+
+    def _position(self) -> dict[str, Any]:
+        """The constructor's keyword arguments for this position (lists copied)."""
+        return dict(
+            centre=self._centre[:],
+            tableaus=[t[:] for t in self._tabs],
+            turn=self._turn,
+            awaiting=self._awaiting,
+            pending=self._pending,
+            chance=self._chance,
+            quiet=self._quiet,
+            began_empty=self._began_empty,
+            winners=self._winners,
+            ending=self._ending,
+        )
 
     def shuffle_draw_pile(self, rng: random.Random) -> None:
         """Put the Draw Pile in a fresh random order (its order is nobody's knowledge: a search

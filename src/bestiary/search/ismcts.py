@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bestiary.core.values import by_fields
+
 
 class SearchState(Protocol):
     """What the search uses of a game state (a subset of ``bestiary.core.game.State``)."""
@@ -314,3 +316,7 @@ def _iterate(searcher: Searcher, start: Node, state: Any, rng: random.Random) ->
         if visited.mover is not None:
             visited.reward += rewards.get(visited.mover, 0.0)
     return rewards.get(start.mover or "", 0.0)
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(Budget, Widening)

@@ -14,6 +14,7 @@ from typing import Any
 
 from bestiary.core.errors import MalformedEvent
 from bestiary.core.records import Event, parse_event
+from bestiary.core.values import by_fields
 from bestiary.wild.cards import CREATURE_INDEX
 
 
@@ -130,3 +131,7 @@ def _creature(event: Event, key: str) -> str:
             "(use megalotaur, snerlep, fizzalisk, wiffaloon or skeevil)"
         )
     return value
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(Draw, Call, Withdraw, Discard, Meet, RevealOwn, Nightfall)

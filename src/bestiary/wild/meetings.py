@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bestiary.core.values import by_fields
 from bestiary.wild.cards import EATING_VERBS, SOUNDS
 
 MATE, EAT, AVOID = "mate", "eat", "avoid"
@@ -68,3 +69,7 @@ def describe_meeting(meeting: Meeting) -> str:
         f"{a} and {b} are too far apart on the food chain: they avoid each other "
         "and both cards go face-up to the Watering Hole"
     )
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(Meeting)

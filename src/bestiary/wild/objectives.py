@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bestiary.core.values import by_fields
 from bestiary.wild.cards import CREATURES
 from bestiary.wild.meetings import AVOID, EAT, MATE, Meeting
 
@@ -122,3 +123,7 @@ OBJECTIVES: tuple[Objective, ...] = (
 
 OBJECTIVE_BY_ID: dict[str, Objective] = {o.id: o for o in OBJECTIVES}
 OBJECTIVE_IDS: tuple[str, ...] = tuple(o.id for o in OBJECTIVES)
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(Chronicle, Objective)

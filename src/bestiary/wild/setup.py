@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bestiary.core.errors import BadOption
+from bestiary.core.values import by_fields
 from bestiary.wild.cards import COPIES_PER_PACK, CREATURE_INDEX, CREATURES, FRESH_PACK, PACK_SIZE
 from bestiary.wild.info import INFO
 from bestiary.wild.objectives import OBJECTIVE_BY_ID, OBJECTIVE_IDS
@@ -116,3 +117,7 @@ def check_objectives(players: tuple[str, ...], raw: Any) -> dict[str, str]:
     if len(set(raw.values())) != len(players):
         raise BadOption("each player must hold a different Objective")
     return {p: raw[p] for p in players}
+
+
+# Copied and pickled by their fields (bestiary.core.values: compiled classes need it).
+by_fields(Deal)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 from bestiary.core.errors import IllegalAction
+from bestiary.core.values import by_arguments
 from bestiary.wild.actions import Call, Discard, Draw, Meet, Nightfall, RevealOwn, Withdraw
 from bestiary.wild.cards import CREATURE_INDEX, CREATURES
 from bestiary.wild.meetings import AVOID, EAT, MATE, Meeting
@@ -88,7 +89,12 @@ class WildState:
     meetings: list[Meeting]
     ended_by: list[str]
 
-    def __init__(self, deal: Deal) -> None:
+    def __init__(self, deal: Deal, copy_of: WildState | None = None) -> None:
+        """A new game of ``deal`` (or, for ``clone``, a copy of ``copy_of``, a game of it: a
+        compiled (mypyc) state cannot be made without its __init__)."""
+        if copy_of is not None:
+            self._copy(copy_of)
+            return
         self.deal = deal
         self.players = deal.players
         self._t = tables_for(deal.players)
@@ -123,26 +129,39 @@ class WildState:
         return self._over
 
     def clone(self) -> Self:
-        other = object.__new__(type(self))
-        other.deal = self.deal
-        other.players = self.players
-        other._t = self._t
-        other.limit = self.limit
-        other._packs = [p[:] for p in self._packs]
-        other._hand = [h[:] for h in self._hand]
-        other._held = [h[:] for h in self._held]
-        other._hand_n = self._hand_n[:]
-        other._offer_card = self._offer_card[:]
-        other._offer_call = self._offer_call[:]
-        other._asks = self._asks[:]
-        other._dens = [d[:] for d in self._dens]
-        other._hole = self._hole[:]
-        other._log = self._log[:]
-        other._public_at = -1
-        other._over = self._over
-        other.meetings = self.meetings[:]
-        other.ended_by = self.ended_by[:]
-        return other
+        return type(self)(self.deal, self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as a new game of its deal given its fields: a compiled
+        (mypyc) state is made only through its __init__."""
+        kept = {name: getattr(self, name) for name in self.__slots__ if name != "_public"}
+        return type(self), (self.deal,), kept
+
+    def __setstate__(self, kept: dict[str, Any]) -> None:
+        for name, value in kept.items():
+            setattr(self, name, value)
+        self._public_at = -1
+
+    def _copy(self, other: WildState) -> None:
+        """Become a copy of ``other`` (every list its own, so neither game moves the other)."""
+        self.deal = other.deal
+        self.players = other.players
+        self._t = other._t
+        self.limit = other.limit
+        self._packs = [p[:] for p in other._packs]
+        self._hand = [h[:] for h in other._hand]
+        self._held = [h[:] for h in other._held]
+        self._hand_n = other._hand_n[:]
+        self._offer_card = other._offer_card[:]
+        self._offer_call = other._offer_call[:]
+        self._asks = other._asks[:]
+        self._dens = [d[:] for d in other._dens]
+        self._hole = other._hole[:]
+        self._log = other._log[:]
+        self._public_at = -1
+        self._over = other._over
+        self.meetings = other.meetings[:]
+        self.ended_by = other.ended_by[:]
 
     def legal_actions(self, player: str) -> list[Any]:
         """Every action ``player`` may take now (Nightfall is the table's, never a player's)."""
@@ -555,3 +574,6 @@ class WildState:
 
 
 _KINDS = frozenset((Call, Meet, Draw, Discard, Withdraw, RevealOwn))
+
+
+by_arguments(Tables, lambda t: (t.players,))  # copy and pickle: bestiary.core.values
