@@ -36,6 +36,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from bestiary.core.values import by_arguments
 from bestiary.critters.actions import (
     Allow,
     Complete,
@@ -392,3 +393,7 @@ class CrittersEncoding:
 def from_view(view: Mapping[str, Any]) -> CrittersEncoding:
     """The encoding of the table a seat's view shows (critters' ``GameInfo.faces.encoding``)."""
     return CrittersEncoding(view["players"], view["kinds"], view["options"]["set_size"])
+
+
+# Copied and pickled by its arguments (bestiary.core.values: compiled classes need it).
+by_arguments(CrittersEncoding, lambda e: (e.players, e.kinds, e.s))

@@ -33,6 +33,7 @@ from typing import Any, Final, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from bestiary.core.values import by_arguments
 from bestiary.wild import (
     CREATURES,
     OBJECTIVES,
@@ -279,3 +280,7 @@ class WildEncoding:
 def from_view(view: Mapping[str, Any]) -> WildEncoding:
     """The encoding of the table a seat's view shows (wild's ``GameInfo.faces.encoding``)."""
     return WildEncoding(view["players"], bool(view["options"]["objectives"]))
+
+
+# Copied and pickled by its arguments (bestiary.core.values: compiled classes need it).
+by_arguments(WildEncoding, lambda e: (e.players, e.objectives))

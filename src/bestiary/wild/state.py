@@ -58,6 +58,29 @@ def tables_for(players: tuple[str, ...]) -> Tables:
     return tables
 
 
+# What a pickled or deep-copied state keeps: every slot but the view cache (a compiled class has
+# no __slots__ to read).
+_KEPT = (
+    "_asks",
+    "_dens",
+    "_hand",
+    "_hand_n",
+    "_held",
+    "_hole",
+    "_log",
+    "_offer_call",
+    "_offer_card",
+    "_over",
+    "_packs",
+    "_t",
+    "deal",
+    "ended_by",
+    "limit",
+    "meetings",
+    "players",
+)
+
+
 class WildState:
     """One game of Call of the Wild in progress (see docs/wild.md for the rules as played)."""
 
@@ -134,7 +157,7 @@ class WildState:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and deep-copied) as a new game of its deal given its fields: a compiled
         (mypyc) state is made only through its __init__."""
-        kept = {name: getattr(self, name) for name in self.__slots__ if name != "_public"}
+        kept = {name: getattr(self, name) for name in _KEPT}
         return type(self), (self.deal,), kept
 
     def __setstate__(self, kept: dict[str, Any]) -> None:
