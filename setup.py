@@ -70,8 +70,9 @@ def _has_c_compiler() -> str | None:
         probe.write_text("#include <Python.h>\nint probe(void) { return 0; }\n")
         try:
             compiler.compile([str(probe)], output_dir=tmp, include_dirs=[include])
-        except (CCompilerError, DistutilsError, OSError) as err:
-            return f"no working C compiler ({str(err).splitlines()[0] if str(err) else err})"
+        except (CCompilerError, DistutilsError, OSError):
+            cc = " ".join(getattr(compiler, "compiler_so", ["cc"])[:1])
+            return f"no working C compiler: {cc} cannot build a Python extension"
     return None
 
 

@@ -177,3 +177,32 @@ def test_states_and_actions_survive_pickle_and_deepcopy(game: str) -> None:
         assert made.legal_actions(state.players[0]) == state.legal_actions(state.players[0])
     for action in state.history:
         assert pickle.loads(pickle.dumps(action)) == copy.deepcopy(action) == action
+
+
+@pytest.mark.slow
+def test_the_sdist_installs_pure_where_nothing_compiles(tmp_path: Path) -> None:
+    pytest.importorskip("build")
+    made = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path / "dist"), str(REPO)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr[-2000:]
+    (sdist,) = (tmp_path / "dist").glob("bestiary-*.tar.gz")
+    target = tmp_path / "site"
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target)]
+    done = subprocess.run(
+        [*pip, str(sdist)],
+        env={**os.environ, "CC": "false"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    built = json.loads((target / "bestiary" / "build.json").read_text())
+    assert built["core"] == "pure" and built["compiled"] == []
+    assert built["why"] == "no working C compiler: false cannot build a Python extension"
+    assert not list(target.rglob("*.so"))
+    assert (target / "bestiary" / "server" / "static" / "app.js").exists()
+    assert built["source_digest"] == source_digest(SRC / "bestiary")
