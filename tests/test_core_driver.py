@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
 from bestiary.core.agent import default_bot, make_bot
-from bestiary.core.driver import BotFault, Match, Pace
+from bestiary.core.driver import _FIELDS, BotFault, Match, Pace
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import get_game
 from bestiary.critters import GAME as CRITTERS
@@ -189,6 +190,11 @@ def test_a_copied_match_plays_on_as_the_original_would(game: str, bot: str) -> N
             if isinstance(value, list | dict):
                 assert mine is not value, f"{name} is shared with the original"
     assert copied.state is not match.state and copied.tick == match.tick
+    pickled = pickle.loads(pickle.dumps(match))
+    assert pickled.tick == match.tick and pickled.state.events() == match.state.events()
+    if hasattr(match, "__dict__"):
+        assert vars(pickled).keys() == vars(match).keys()
+        assert set(vars(match)) == {"game", "state", *_FIELDS}  # pickling keeps every field
     # Bots are shared (a copy does not copy their RNGs): the two play on with the seat empty.
     for m in (match, copied):
         m.set_agent("a", None)

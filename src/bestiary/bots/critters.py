@@ -45,6 +45,11 @@ class CritterBot:
         self.player = player
         self.rng = rng
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through __init__ and then its fields: a compiled (mypyc) bot is made only
+        through its __init__ (OpenSpiel serializes a state with its match and bots)."""
+        return type(self), (self.player, self.rng), self.__getstate__()
+
     def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         moves = list(legal) if legal is not None else legal_moves(view, self.rng)
         return self.choose(view, moves) if moves else None

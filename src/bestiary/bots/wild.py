@@ -38,6 +38,11 @@ class WildBot:
         self._quiet = 0  # own decisions since the table's last meeting
         self._met = 0
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through __init__ and then its fields: a compiled (mypyc) bot is made only
+        through its __init__ (OpenSpiel serializes a state with its match and bots)."""
+        return type(self), (self.player, self.rng), self.__getstate__()
+
     # --------------------------------------------------------------- what personalities choose
 
     def answer(self, view: View, other: str, call: str) -> str | None:

@@ -99,6 +99,25 @@ class TickReport:
     skipped: dict[str, str] = field(default_factory=dict)
 
 
+# Every attribute of a Match but its game and state (what pickling keeps; _copy copies them).
+_FIELDS = (
+    "pace",
+    "rng",
+    "strict",
+    "real_time",
+    "tick",
+    "decisions",
+    "faults",
+    "agents",
+    "_wake",
+    "_progress",
+    "_last_progress",
+    "_quiet_ticks",
+    "_asked",
+    "_answers",
+)
+
+
 class Match:
     """One game being played by any mix of bots and outside players (people, learners).
 
@@ -148,6 +167,12 @@ class Match:
         copied; the game, pace, bots and RNG shared (give the copy its own ``rng`` if it must
         draw apart: OpenSpiel's clone in bestiary.adapters.ticks does)."""
         return Match(self.game, state, pace=self.pace, strict=self.strict, copy_of=self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as a new match on its state given its fields: a compiled
+        (mypyc) Match is made only through its __init__ (OpenSpiel serializes states)."""
+        kept = {name: getattr(self, name) for name in _FIELDS}
+        return type(self), (self.game, self.state), kept
 
     def _copy(self, other: Match, state: State) -> None:
         # Every attribute __init__ sets (tests/test_core_driver.py checks that none is missed).
