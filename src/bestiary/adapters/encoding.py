@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
@@ -32,8 +32,8 @@ from bestiary.core.errors import BadOption, IllegalAction
 from bestiary.core.game import get_game
 from bestiary.core.info import resolve
 
-FloatArray = np.ndarray[Any, np.dtype[np.float32]]
-MaskArray = np.ndarray[Any, np.dtype[np.int8]]
+FloatArray: TypeAlias = np.ndarray[Any, np.dtype[np.float32]]
+MaskArray: TypeAlias = np.ndarray[Any, np.dtype[np.int8]]
 
 MAX_ACTIONS = 64
 MAX_VIEW_BYTES = 4096
