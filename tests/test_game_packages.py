@@ -20,11 +20,11 @@ from pathlib import Path
 
 from bestiary_duel import DuelGame, DuelState
 
-import bestiary
 from bestiary.core.info import Faces
 
-SRC = Path(bestiary.__file__).parent
-ROOT = SRC.parents[1]
+# The source tree, not the imported package: under `make test` that is the compiled build.
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "bestiary"
 GAMES = ("wild", "critters", "duel")
 PACKAGES = ("wild", "critters")  # the game packages inside bestiary (duel is a distribution)
 
