@@ -23,6 +23,7 @@ log = logging.getLogger("bestiary.server")
 # A WebSocket frame larger than this closes the socket before it is buffered (1009); up to it,
 # a message over MAX_MESSAGE_BYTES is answered `too_large` and the socket goes on.
 WS_MAX_SIZE = 8 * MAX_MESSAGE_BYTES
+SHUTDOWN_SECONDS = 3
 
 
 def uvicorn_config(
@@ -51,6 +52,8 @@ def uvicorn_config(
         ws_per_message_deflate=False,  # views are small; compressing them costs more than it saves
         ws_ping_interval=limits.idle_timeout,
         ws_ping_timeout=limits.idle_timeout,
+        # SIGTERM stops the server within seconds: sockets still open then are cut, not awaited
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
 
 

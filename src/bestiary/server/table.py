@@ -46,6 +46,11 @@ T = TypeVar("T")
 
 _PACE = Pace()
 
+# The most actions one call of the driver plays on the event loop. A table behind its clock
+# (a short pause, a loaded machine) catches up a few moves per turn of the loop, so no table
+# holds the loop from the others however far behind it is.
+MOVES_PER_TURN = 4
+
 
 @dataclass(frozen=True)
 class TableSettings:
@@ -70,7 +75,8 @@ class TableSettings:
     def pace(self) -> Pace:
         pause = _PACE.turn_pause_ticks
         if self.bot_pause is not None:
-            pause = round(self.bot_pause / self.tick_seconds)
+            # at least a tick: a pause of 0 ticks would play every bot's turn at the same instant
+            pause = max(1, round(self.bot_pause / self.tick_seconds))
         return Pace(
             tick_seconds=self.tick_seconds,
             answer_seconds=self.answer_seconds,
@@ -123,7 +129,7 @@ _THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
 
 def _think(match: Match, to_tick: int) -> list[Played]:
     quick_switches()
-    return match.advance(to_tick)
+    return match.advance(to_tick, MOVES_PER_TURN)
 
 
 STORAGE_DOWN = "storage unavailable, retrying; the game is paused and nothing is lost."
@@ -213,6 +219,7 @@ class Table:
         self._settling = False
         self._unsent = 0  # groups of events made but not yet committed (so not yet sent)
         self.paused: str | None = None  # why the store is down, while it is
+        self.halted: str | None = None  # why the game cannot go on (its driver failed)
         self._paused_at = 0.0
         self._lead = 0.0  # seconds before its tick a bot decision starts (see _arm)
         self.store.watch(self._storage)
@@ -296,6 +303,7 @@ class Table:
             "seq": self.seq,
             "winners": self.state.winners() if self.state and self.state.is_over else [],
             "created": self.created,
+            "halted": self.halted,
         }
 
     def _seat_json(self, seat: Seat) -> dict[str, Any]:
@@ -463,12 +471,29 @@ class Table:
         return table
 
     def resume(self) -> None:
-        """After a restart: the driver picks up where the game was (bots, timers, stand-ins)."""
+        """After a restart: the driver picks up where the game was (bots, timers, stand-ins).
+
+        A game that cannot go on (a bot that cannot be seated again, a driver that fails) is
+        halted and reported, never retried in a loop."""
         if self.status == "playing" and self.state is not None:
-            self._begin_play()
+            try:
+                self._begin_play()
+            except Exception as err:
+                self._halt(f"it could not be resumed after a restart ({_sentence(err)})")
+                return
             for seat in self.seats:
                 if seat.bot is None:
                     self._seat_left(seat)
+
+    def _halt(self, why: str) -> None:
+        """Stop this table's play for good (logged, told to every socket, shown in its info):
+        its clock stops and nothing it does runs again; every other table plays on."""
+        if self.halted is not None:
+            return
+        self.halted = why
+        self._cancel_timer()
+        log.error("table %s: halted: %s", self.code, why)
+        self._tell(error_message("halted", f"this game is halted: {why}"))
 
     # -- connections ----------------------------------------------------------------------
 
@@ -507,6 +532,8 @@ class Table:
             conn.send_text(self._state_message(seat.name if seat else None, [], None))
         if self.paused is not None:
             conn.send(error_message("storage", STORAGE_DOWN))
+        if self.halted is not None:
+            conn.send(error_message("halted", f"this game is halted: {self.halted}"))
         if seat is None:
             self.spectators.add(conn)
         else:
@@ -647,6 +674,9 @@ class Table:
         if self.paused is not None:
             conn.send(error_message("storage", STORAGE_DOWN, ref))
             return
+        if self.halted is not None:
+            conn.send(error_message("halted", f"this game is halted: {self.halted}", ref))
+            return
         if self.match is None or self.status != "playing":
             conn.send(error_message("illegal", "the game is not in play.", ref))
             return
@@ -687,7 +717,7 @@ class Table:
         """Wait for the driver's next due tick (re-armed after every change)."""
         self._cancel_timer()
         match = self.match
-        if match is None or self._busy or self.paused or self.status != "playing":
+        if match is None or self._busy or self.paused or self.halted or self.status != "playing":
             return
         due = match.next_due()
         if due is None:
@@ -704,6 +734,7 @@ class Table:
         queued = bool(self._held) and not self._settling
         blocked = queued or (reveals and self._unsent > 0)
         free = self._busy is None and self.paused is None and self.status == "playing"
+        free = free and self.halted is None
         if free and not blocked and match is not None:
             due, now = match.next_due(), self._now_tick()  # one reading: the clock moves on
             if due is not None and due <= now:
@@ -723,7 +754,7 @@ class Table:
         seated bot is registered as one that thinks (``seconds``), else at once."""
         self._timer = None
         match = self.match
-        if match is None or self._busy or self.paused or self.status != "playing":
+        if match is None or self._busy or self.paused or self.halted or self.status != "playing":
             return
         due = match.next_due()
         if due is None:
@@ -734,7 +765,8 @@ class Table:
         to_tick = max(due, self._now_tick())
         self._busy = "thinking"
         if self._lead <= 0:  # cheap bots: a thread hop would cost more than their thinking
-            self._thought(to_tick, self._advance(lambda: match.advance(to_tick), to_tick))
+            run = partial(match.advance, to_tick, MOVES_PER_TURN)
+            self._thought(to_tick, self._advance(run, to_tick))
             return
         thinking = asyncio.get_running_loop().run_in_executor(_THINKERS, _think, match, to_tick)
         thinking.add_done_callback(
@@ -746,8 +778,9 @@ class Table:
     def _advance(self, run: Callable[[], list[Played]], tick: int) -> list[Played]:
         try:
             return run()
-        except Exception:  # a faulty bot or engine: logged, and the table goes on
+        except Exception as err:  # a faulty bot or engine: this table halts, the others go on
             log.exception("table %s: the driver failed at tick %d", self.code, tick)
+            self._halt(f"the table's driver failed at tick {tick} ({_sentence(err)})")
             return []
 
     def _thought(self, tick: int, played: list[Played]) -> None:
