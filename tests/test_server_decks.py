@@ -66,12 +66,12 @@ def test_a_path_is_never_opened_and_never_told_apart(server: LiveServer, path: s
 
 
 def test_a_deck_by_name_and_a_deck_as_content_are_dealt(server: LiveServer) -> None:
-    custom = {"kinds": {"moth": 10, "toad": 10}, "wild": 0}
+    custom = {"kinds": {"moth": 10, "toad": 10, "wasp": 10}, "wild": 0}
     with server.http() as http:
         for deck, kinds in (
             (SMALL, ["newt", "vole", "wren"]),
             ("small", ["newt", "vole", "wren"]),
-            (custom, ["moth", "toad"]),
+            (custom, ["moth", "toad", "wasp"]),
         ):
             made = http.post(
                 "/api/tables",
