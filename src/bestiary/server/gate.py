@@ -34,6 +34,12 @@ log = logging.getLogger("bestiary.server")
 # with ``send(text) -> bool``, ``drop()`` and ``read(reader | None)`` (see ``Connection``).
 DIRECT = "bestiary.direct"
 
+# A socket whose client lets this much of what the server wrote wait in the server's buffer (past
+# what the kernel holds) reads too slowly to follow its table: it is cut off. Everything written
+# counts, the answers to its own control frames (pongs) too: a client that pings and never reads
+# grew the server by a megabyte per megabyte it sent.
+WRITE_BUFFER_LIMIT = 1 << 20
+
 
 @dataclass
 class _Entry:
@@ -135,6 +141,23 @@ def gated_protocols(
         def read_with(self, reader: Callable[[str | bytes], None] | None) -> None:
             self._reader = reader
 
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)  # may write: pongs, closing frames, direct sends
+            self._cut_if_behind()
+
+        def handle_ping(self) -> None:
+            if not self._cut_if_behind():
+                super().handle_ping()
+
+        def _cut_if_behind(self) -> bool:
+            """Abort (no closing handshake: it would wait behind the backlog) a client that
+            leaves more than ``WRITE_BUFFER_LIMIT`` bytes unread in the server's buffer."""
+            transport = self.transport
+            if transport.is_closing() or transport.get_write_buffer_size() <= WRITE_BUFFER_LIMIT:
+                return False
+            transport.abort()
+            return True
+
         def send_receive_event_to_app(self) -> None:
             """A whole message: to the app's reader at once when it has one and nothing is queued
             before it (order kept), else through ASGI's queue as uvicorn does."""
@@ -179,7 +202,7 @@ def gated_protocols(
             except InvalidState:
                 return False
             self.transport.write(b"".join(self.conn.data_to_send()))
-            return True
+            return not self._cut_if_behind()
 
     class GatedHttp(HttpToolsProtocol):
         _late: asyncio.TimerHandle | None = None
