@@ -218,7 +218,8 @@ def create_app(
         # The table is set up before anyone else can see it (no await until it is open), so a
         # refusal at any step leaves nothing stored or listed.
         try:
-            table = lobby().create(request.game, request.seats, request.options, chosen)
+            bots = tuple(bot.bot for bot in request.bots)
+            table = lobby().create(request.game, request.seats, request.options, chosen, bots)
             seat, token = table.join(request.name, 0)
             for bot in request.bots:
                 table.add_bot(token, bot.bot, bot.seat, bot.name)

@@ -16,7 +16,7 @@ from bestiary.core.info import GameInfo
 from bestiary.server.decks import DeckShelf
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store
-from bestiary.server.table import Table, TableError, TableSettings, _sentence
+from bestiary.server.table import Table, TableError, TableSettings, _sentence, check_bot
 
 log = logging.getLogger("bestiary.server")
 
@@ -100,12 +100,13 @@ class Lobby:
         seats: int,
         options: dict[str, Any],
         settings: TableSettings | None = None,
+        bots: tuple[str, ...] = (),
     ) -> Table:
         """A new table, not yet stored or listed: its creator seats the host, then ``open``s it.
 
         Every option is checked first (the game's typed schema; every number finite; a deck by
-        name or content; then the rules between options, by dealing a trial game), so a refused
-        table leaves nothing behind.
+        name or content; then the rules between options, by dealing a trial game) and so are
+        the ``bots`` to seat, before the table is built, so a refused table leaves nothing.
         """
         if game not in game_names():
             raise TableError(f"unknown game {game!r}; choose one of {', '.join(game_names())}.")
@@ -114,6 +115,8 @@ class Lobby:
             rules.info.check_player_count(seats)
         except ValueError as err:
             raise TableError(f"{err}.") from None
+        for bot in bots:
+            check_bot(game, bot)
         try:
             options = self._resolved(rules.info, options)
             rules.new_game([f"seat{i}" for i in range(seats)], options, 0)

@@ -172,6 +172,13 @@ class TableError(ValueError):
     """A lobby request the table refuses; the message is one readable sentence."""
 
 
+def check_bot(game: str, bot: str) -> None:
+    """TableError unless ``game`` has a bot called ``bot``."""
+    known = [e.name for e in bot_entries(game)]
+    if bot not in known:
+        raise TableError(f"no bot called {bot!r} for {game} (known: {', '.join(known) or 'none'}).")
+
+
 class Table:
     """A table in the lobby, then a game in play, then a finished record."""
 
@@ -222,12 +229,14 @@ class Table:
         self.halted: str | None = None  # why the game cannot go on (its driver failed)
         self._paused_at = 0.0
         self._lead = 0.0  # seconds before its tick a bot decision starts (see _arm)
-        self.store.watch(self._storage)
 
     # -- the actor ------------------------------------------------------------------------
 
     def start_actor(self) -> None:
+        """The table is in the lobby: it runs, and hears of the store's outages. (Not before: a
+        table refused while being set up must leave nothing that holds it.)"""
         if self._task is None:
+            self.store.watch(self._storage)
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.code)
 
     async def _run(self) -> None:
@@ -327,11 +336,7 @@ class Table:
         """Put bot ``bot`` in an open seat (any seated player may)."""
         self._require_open()
         self._seat_of(token)
-        known = [e.name for e in bot_entries(self.game_name)]
-        if bot not in known:
-            raise TableError(
-                f"no bot called {bot!r} for {self.game_name} (known: {', '.join(known) or 'none'})."
-            )
+        check_bot(self.game_name, bot)
         chosen = self._open_seat(seat)
         name = self._check_name(name or f"{bot}-{chosen.index + 1}")
         chosen.name, chosen.bot = name, bot
