@@ -29,6 +29,7 @@ from bestiary.server.bodycap import BodyCap
 from bestiary.server.buckets import PerAddress
 from bestiary.server.connection import Connection
 from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
+from bestiary.server.origins import HostCheck, OwnPages
 from bestiary.server.protocol import (
     ActionMessage,
     BadMessage,
@@ -135,6 +136,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
+    app.add_middleware(HostCheck, pages=OwnPages(limits.allowed_hosts))  # outermost: first
 
     @app.exception_handler(RequestValidationError)
     async def one_sentence(_request: Request, err: RequestValidationError) -> JSONResponse:

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp
 
 from bestiary.server.app import create_app
 from bestiary.server.gate import Gate, gated_protocols
+from bestiary.server.origins import is_ip
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
@@ -84,6 +85,8 @@ def serve(
     check_port(host, port)  # first: a busy port must not print "serving" or restore tables
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
     limits = server or ServerSettings()
+    if not is_ip(host):  # the name it listens on is its own
+        limits = dataclasses.replace(limits, allowed_hosts=(*limits.allowed_hosts, host))
     room = descriptors_for(limits.max_connections)
     if room < limits.max_connections:
         log.warning("only %d descriptors: --max-connections lowered to that", room)

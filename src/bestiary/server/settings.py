@@ -25,6 +25,10 @@ class ServerSettings:
     max_spectators: int = 200  # watchers of one table
     allow_seeds: bool = False  # `POST /start` may choose the deal (testing servers only)
     trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed
+    allowed_hosts: tuple[str, ...] = ()  # names it answers to besides IPs and localhost
+    joins_per_minute: float = 20.0  # seats one client address may take a minute
+    seats_per_address: int = 8  # seats one client address holds at once (open or in play)
+    ipv6_prefix: int = 64  # IPv6 clients are counted by their network of this prefix
     decks: Path | None = None  # the operator's folder of critters deck files
 
     def __post_init__(self) -> None:
@@ -35,7 +39,15 @@ class ServerSettings:
                 raise ValueError(
                     f"trusted-proxy {proxy!r} is not an IP address or network"
                 ) from None
-        for name in ("max_connections", "max_per_address", "max_body_bytes", "max_spectators"):
+        if not 1 <= self.ipv6_prefix <= 128:
+            raise ValueError("ipv6-prefix must be from 1 to 128")
+        for name in (
+            "max_connections",
+            "max_per_address",
+            "max_body_bytes",
+            "max_spectators",
+            "seats_per_address",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
         for name in (
@@ -43,6 +55,7 @@ class ServerSettings:
             "header_timeout",
             "idle_timeout",
             "tables_per_minute",
+            "joins_per_minute",
             "open_table_seconds",
         ):
             value = getattr(self, name)
