@@ -58,7 +58,9 @@ def still_open(sock: socket.socket) -> bool:
 def get(server: LiveServer, path: str, source: str = "127.0.0.1") -> bytes:
     """One HTTP/1.1 GET on a fresh connection; the raw answer's status line."""
     with open_socket(server, source) as sock:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
+        )
         answer = b""
         while b"\r\n" not in answer:
             chunk = sock.recv(4096)

@@ -22,7 +22,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     (folder / "small.json").write_text(json.dumps(SMALL))
     (folder / "broken.toml").write_text("kinds = 3\n")  # skipped, with a warning for the operator
     db = tmp_path_factory.mktemp("d") / "d.sqlite"
-    limits = ServerSettings(decks=folder, tables_per_minute=600)
+    limits = ServerSettings(
+        decks=folder, tables_per_minute=600, joins_per_minute=6000, seats_per_address=1000
+    )
     with LiveServer(f"sqlite:///{db}", TableSettings(tick_seconds=0.01), server=limits) as live:
         yield live
 

@@ -117,7 +117,7 @@ def test_open_tables_nobody_starts_expire(tmp_path: Path) -> None:
 
 
 def test_the_lobby_is_paged(tmp_path: Path) -> None:
-    limits = ServerSettings(tables_per_minute=600)
+    limits = ServerSettings(tables_per_minute=600, joins_per_minute=6000, seats_per_address=1000)
     with (
         LiveServer(f"sqlite:///{tmp_path / 'l.sqlite'}", server=limits) as server,
         server.http() as http,

@@ -28,6 +28,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
+from bestiary.server.buckets import client_key
+
 log = logging.getLogger("bestiary.server")
 
 # The ASGI scope extension through which a table socket writes without a task switch: a dict
@@ -51,8 +53,13 @@ class Gate:
     """Every open connection by its transport; admission, eviction and release."""
 
     def __init__(
-        self, max_connections: int, max_per_address: int, trusted: tuple[str, ...] = ()
+        self,
+        max_connections: int,
+        max_per_address: int,
+        trusted: tuple[str, ...] = (),
+        ipv6_prefix: int = 64,
     ) -> None:
+        self.ipv6_prefix = ipv6_prefix
         self.max_connections = max_connections
         self.max_per_address = max_per_address
         self.trusted = tuple(ipaddress.ip_network(t) for t in trusted)
@@ -68,7 +75,7 @@ class Gate:
         """Count a new connection in, or say no (the caller closes it)."""
         peer = transport.get_extra_info("peername")
         host = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
-        address = None if self._trusted(host) else host
+        address = None if self._trusted(host) else client_key(host, self.ipv6_prefix)
         if address is not None and self._per_address[address] >= self.max_per_address:
             self.refused += 1
             return False

@@ -35,7 +35,9 @@ def uvicorn_config(
     ``bestiary serve`` and the tests' ``LiveServer`` both use this, so tests see what runs.
     """
     limits = server or ServerSettings()
-    gate = Gate(limits.max_connections, limits.max_per_address, limits.trusted_proxies)
+    gate = Gate(
+        limits.max_connections, limits.max_per_address, limits.trusted_proxies, limits.ipv6_prefix
+    )
     http, ws = gated_protocols(gate, limits.header_timeout)
     return uvicorn.Config(
         app,

@@ -150,6 +150,7 @@ class Seat:
     agent_name: str | None = None  # that bot's registered name
     grace: Handle | None = None
     grace_due: float = 0.0  # table-clock time the grace period ends (while `grace` runs)
+    address: str | None = None  # the client (``client_key``) that took it: seats per address
 
     @property
     def is_open(self) -> bool:
@@ -321,16 +322,66 @@ class Table:
             shown["grace_seconds"] = round(max(0.0, seat.grace_due - self.clock.now()), 1)
         return shown
 
-    def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Seat a human called ``name``; returns (seat, token)."""
+    def join(self, name: str, seat: int | None, address: str | None = None) -> tuple[int, str]:
+        """Seat a human called ``name`` (from client ``address``); returns (seat, token)."""
         self._require_open()
         name = self._check_name(name)
         chosen = self._open_seat(seat)
         token = secrets.token_urlsafe(24)
         self._unseat_sockets(chosen, "this seat has a new player.")
         chosen.name, chosen.bot, chosen.token_hash = name, None, hash_token(token)
+        chosen.address = address
         self._lobby_changed()
         return chosen.index, token
+
+    def seats_of(self, address: str) -> int:
+        """Seats a person from client ``address`` holds here (an open table or a game in play)."""
+        if self.status not in ("open", "playing"):
+            return 0
+        return sum(1 for s in self.seats if s.address == address and s.bot is None)
+
+    def remove(self, token: str, seat: int) -> None:
+        """The host takes a seat back: before the start, any other seat is opened again; after
+        it, a player who stays away (no socket) loses the seat to a bot for the rest of the game.
+        The removed player's token is refused from then on."""
+        if self._seat_of(token).index != 0:
+            raise TableError("only the host (the first seat) can remove a player.")
+        if not 0 < seat < len(self.seats):
+            raise TableError(f"there is no other seat {seat} at this table.")
+        chosen = self.seats[seat]
+        if chosen.is_open:
+            raise TableError(f"seat {seat} is empty.")
+        if self.status == "open":
+            self._unseat_sockets(chosen, "the host gave your seat to someone else.")
+            chosen.name = chosen.bot = chosen.token_hash = chosen.address = None
+            self._lobby_changed()
+            return
+        if self.status != "playing":
+            raise TableError("the game is over.")
+        if chosen.bot is not None:
+            raise TableError(f"seat {seat} is played by a bot already.")
+        if chosen.connections:
+            raise TableError(
+                f"{chosen.name} is at the table; only a player who stays away can be replaced."
+            )
+        if self._hold(partial(self._replace, chosen)):
+            return
+        self._replace(chosen)
+
+    def _replace(self, seat: Seat) -> None:
+        """An absent player's seat becomes a bot's for good (the stand-in the table would use)."""
+        if seat.grace:
+            seat.grace.cancel()
+            seat.grace = None
+        try:
+            name = seat.agent_name or self.settings.stand_in
+            name = name or default_bot(self.game_name, self._budget())
+        except ValueError:
+            raise TableError("this game has no bot to take the seat.") from None
+        if seat.agent is None:
+            self._seat_agent(seat, name)
+        seat.bot, seat.token_hash, seat.address = name, None, None
+        self._lobby_changed()
 
     def add_bot(self, token: str, bot: str, seat: int | None, name: str | None) -> int:
         """Put bot ``bot`` in an open seat (any seated player may)."""
@@ -349,7 +400,7 @@ class Table:
         seat = self._seat_of(token)
         if seat.index == 0:
             raise TableError("the host cannot leave the table before it starts.")
-        seat.name = seat.token_hash = seat.bot = None
+        seat.name = seat.token_hash = seat.bot = seat.address = None
         self._unseat_sockets(seat, "you left this seat.")
         self._lobby_changed()
 
