@@ -279,6 +279,9 @@ def serve_command(
     max_spectators: Annotated[
         int, typer.Option(help="Spectators at one table.")
     ] = SERVER.max_spectators,
+    finished_table_seconds: Annotated[
+        float, typer.Option(help="Seconds a finished game stays in memory for its sockets.")
+    ] = SERVER.finished_table_seconds,
     joins_per_minute: Annotated[
         float, typer.Option(help="Seats one address may take per minute.")
     ] = SERVER.joins_per_minute,
@@ -315,6 +318,7 @@ def serve_command(
             trusted_proxies=tuple(trusted_proxy or ()),
             allowed_hosts=tuple(allowed_host or ()),
             joins_per_minute=joins_per_minute,
+            finished_table_seconds=finished_table_seconds,
             seats_per_address=seats_per_address,
             ipv6_prefix=ipv6_prefix,
             decks=decks,

@@ -58,7 +58,7 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._expiring: set[str] = set()
-        self.keep_finished = 300.0
+        self.keep_finished = self.server.finished_table_seconds
 
     def restore(self) -> int:
         """Bring back every open table and game in play from the store; returns how many."""

@@ -22,6 +22,7 @@ class ServerSettings:
     max_body_bytes: int = 4096  # an HTTP request body
     tables_per_minute: float = 10.0  # new tables one client address may open
     open_table_seconds: float = 3600.0  # an open table nobody joins or starts expires
+    finished_table_seconds: float = 300.0  # a finished game stays in memory for its sockets
     max_spectators: int = 200  # watchers of one table
     allow_seeds: bool = False  # `POST /start` may choose the deal (testing servers only)
     trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed
@@ -57,6 +58,7 @@ class ServerSettings:
             "tables_per_minute",
             "joins_per_minute",
             "open_table_seconds",
+            "finished_table_seconds",
         ):
             value = getattr(self, name)
             if not 0 < value < float("inf"):
