@@ -35,7 +35,7 @@ PAGE_ERRORS: list[str] = []  # uncaught script errors in any page: a test fails 
 
 
 # One test player opens many tables from 127.0.0.1: more than a stranger may.
-MANY = ServerSettings(tables_per_minute=1000)
+MANY = ServerSettings(tables_per_minute=1000, joins_per_minute=6000, seats_per_address=1000)
 
 
 def launch() -> Iterator[sync_api.Browser]:

@@ -201,3 +201,27 @@ def test_a_copied_match_plays_on_as_the_original_would(game: str, bot: str) -> N
     copied.rng.setstate(match.rng.getstate())
     assert copied.advance(1_000) == match.advance(1_000)
     assert copied.state.events() == match.state.events()
+
+
+@pytest.mark.parametrize(("game", "bot"), [("wild", "reader"), ("critters", "greedy")])
+def test_a_bounded_advance_plays_the_same_game_a_few_moves_at_a_time(game: str, bot: str) -> None:
+    """However far behind its clock a table is, one call plays at most ``most`` actions (plus
+    the rest of the tick it began); call after call, it is the same game as one long call."""
+    rules = get_game(game)
+    pace = Pace(turn_pause_ticks=0)  # every bot's turn is due the moment it begins
+
+    def match() -> Match:
+        state = rules.new_game(["a", "b", "c"], seed=5)
+        return Match(rules, state, bots(game, state.players, bot), seed=1, pace=pace)
+
+    whole = match()
+    whole.advance(10**6)
+    assert whole.state.is_over
+    stepped, calls = match(), 0
+    while not stepped.state.is_over:
+        played = stepped.advance(10**6, most=3)
+        moves = sum(p.by is not None for p in played)
+        assert moves <= 3 + len(stepped.state.players) - 1  # a begun tick finishes
+        calls += 1
+    assert calls > 10
+    assert stepped.state.events() == whole.state.events()

@@ -55,7 +55,12 @@ def test_new_game_header_carries_the_explicit_deal() -> None:
     header = state.header()
     assert header["game"] == "critters" and header["version"] == 1
     assert header["players"] == NAMES and header["seed"] == 11 and header["first"] == "cy"
-    assert header["options"] == {"set_size": 3, "sets_to_win": 3, "hand_limit": 5}
+    assert header["options"] == {
+        "set_size": 3,
+        "sets_to_win": 3,
+        "hand_limit": 5,
+        "stall_reshuffles": 30,
+    }
     assert sorted(header["deck"]) == sorted(DEFAULT_DECK.cards())
     assert state.turn == "cy" and state.hand("cy")[0] == header["deck"][0]
     assert state.hand("dee")[0] == header["deck"][1]
@@ -103,7 +108,8 @@ def test_six_or_more_players_default_to_four_cards() -> None:
     ],
 )
 def test_deck_option_may_give_the_deck_inline(content: Any) -> None:
-    state = GAME.new_game(["ann", "bo"], {"deck": content}, seed=3)
+    # two kinds: a win needs two of them (three kinds would be refused: no winner possible)
+    state = GAME.new_game(["ann", "bo"], {"deck": content, "sets_to_win": 2}, seed=3)
     assert sorted(state.header()["deck"]) == sorted(
         ["otter"] * 3 + ["frog"] * 3 + ["wild"] * 4 + ["game_changer"] * 2
     )
@@ -120,7 +126,7 @@ def test_deck_files_toml_and_json(tmp_path: Path) -> None:
     toml.write_text(
         "wild = 2\n[kinds]\nfox = 4\nowl = 4\n[actions]\nno = 1\nhop_over = 1\n", "utf-8"
     )
-    state = GAME.new_game(["ann", "bo"], {"deck": str(toml)}, seed=3)
+    state = GAME.new_game(["ann", "bo"], {"deck": str(toml), "sets_to_win": 2}, seed=3)
     assert state.kinds == ("fox", "owl")
     assert sorted(state.header()["deck"]) == sorted(
         ["fox"] * 4 + ["owl"] * 4 + ["wild"] * 2 + ["no", "hop_over"]
@@ -129,7 +135,7 @@ def test_deck_files_toml_and_json(tmp_path: Path) -> None:
     spec = {"kinds": {"otter": 3, "frog": 3}, "wild": 4, "actions": {"game_changer": 2}}
     path = tmp_path / "deck.json"
     path.write_text(json.dumps(spec), "utf-8")
-    state = GAME.new_game(["ann", "bo"], {"deck": str(path)}, seed=3)
+    state = GAME.new_game(["ann", "bo"], {"deck": str(path), "sets_to_win": 2}, seed=3)
     assert state.kinds == ("otter", "frog") and len(state.header()["deck"]) == 12
 
 
@@ -314,6 +320,7 @@ def test_unknown_options_are_ignored_in_records_but_refused_for_new_games() -> N
         "set_size": 4,
         "sets_to_win": 3,
         "hand_limit": 5,
+        "stall_reshuffles": 30,
     }
     with pytest.raises(BadOption, match="unknown critters option 'colour'"):
         GAME.new_game(["ann", "bo"], {"colour": "red"}, seed=5)

@@ -21,7 +21,7 @@ from bestiary.server.table import TableSettings
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("bad") / "bad.sqlite"
     # a table per case, all from 127.0.0.1: more new tables a minute than a stranger may open
-    server = ServerSettings(tables_per_minute=600)
+    server = ServerSettings(tables_per_minute=600, joins_per_minute=6000, seats_per_address=1000)
     with LiveServer(f"sqlite:///{db}", TableSettings(), rate=20.0, server=server) as live:
         yield live
 

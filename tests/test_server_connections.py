@@ -58,7 +58,9 @@ def still_open(sock: socket.socket) -> bool:
 def get(server: LiveServer, path: str, source: str = "127.0.0.1") -> bytes:
     """One HTTP/1.1 GET on a fresh connection; the raw answer's status line."""
     with open_socket(server, source) as sock:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
+        )
         answer = b""
         while b"\r\n" not in answer:
             chunk = sock.recv(4096)
@@ -84,7 +86,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 def test_silent_and_slowloris_connections_are_closed(server: LiveServer) -> None:
     silent = open_socket(server)
     slow = open_socket(server)
-    slow.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+    slow.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the blank line
     with silent, slow:
         assert closed_by_server(silent)
         assert closed_by_server(slow)
@@ -93,7 +95,7 @@ def test_silent_and_slowloris_connections_are_closed(server: LiveServer) -> None
 def test_a_slow_body_is_closed(server: LiveServer) -> None:
     with open_socket(server) as sock:
         sock.sendall(
-            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Content-Length: 100\r\n\r\n{"
         )
         assert closed_by_server(sock)
@@ -101,7 +103,7 @@ def test_a_slow_body_is_closed(server: LiveServer) -> None:
 
 def test_an_idle_kept_alive_connection_is_closed(server: LiveServer) -> None:
     with open_socket(server) as sock:
-        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         sock.settimeout(WAIT)
         assert sock.recv(4096).startswith(b"HTTP/1.1 200")
         assert closed_by_server(sock)
@@ -169,7 +171,7 @@ def test_a_table_socket_that_answers_no_ping_is_closed(tmp_path: Path) -> None:
             code = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"})
         sock = open_socket(server)
         sock.sendall(
-            f"GET /ws/{code.json()['code']} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            f"GET /ws/{code.json()['code']} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
             "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
             "Sec-WebSocket-Version: 13\r\n\r\n".encode()
         )

@@ -22,7 +22,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     (folder / "small.json").write_text(json.dumps(SMALL))
     (folder / "broken.toml").write_text("kinds = 3\n")  # skipped, with a warning for the operator
     db = tmp_path_factory.mktemp("d") / "d.sqlite"
-    limits = ServerSettings(decks=folder, tables_per_minute=600)
+    limits = ServerSettings(
+        decks=folder, tables_per_minute=600, joins_per_minute=6000, seats_per_address=1000
+    )
     with LiveServer(f"sqlite:///{db}", TableSettings(tick_seconds=0.01), server=limits) as live:
         yield live
 
@@ -66,12 +68,12 @@ def test_a_path_is_never_opened_and_never_told_apart(server: LiveServer, path: s
 
 
 def test_a_deck_by_name_and_a_deck_as_content_are_dealt(server: LiveServer) -> None:
-    custom = {"kinds": {"moth": 10, "toad": 10}, "wild": 0}
+    custom = {"kinds": {"moth": 10, "toad": 10, "wasp": 10}, "wild": 0}
     with server.http() as http:
         for deck, kinds in (
             (SMALL, ["newt", "vole", "wren"]),
             ("small", ["newt", "vole", "wren"]),
-            (custom, ["moth", "toad"]),
+            (custom, ["moth", "toad", "wasp"]),
         ):
             made = http.post(
                 "/api/tables",

@@ -13,80 +13,24 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-import httpx
 import pytest
 
 from bestiary.core.game import get_game
-from bestiary.server.live import LiveServer, TableSocket, free_port
+from bestiary.server.live import TableSocket
 from bestiary.server.store import DAMAGED, Store
 from tests.pg import Cluster, throwaway_cluster
+from tests.serverproc import ServerProcess
 
 Message = dict[str, Any]
 BOTS = ["random", "honest", "hunter"]
 TOKENS: dict[str, str] = {}
-
-
-class ServerProcess:
-    """``bestiary serve`` in its own process (so that it can be killed), logging to a file."""
-
-    def __init__(self, db: str, log: Path, tick: float = 0.02) -> None:
-        self.db = db
-        self.log = log
-        self.tick = tick
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> ServerProcess:
-        code = (
-            "from bestiary.server.run import serve\n"
-            "from bestiary.server.table import TableSettings\n"
-            f"serve(port={self.port}, db={self.db!r}, rate=1000.0,"
-            f" settings=TableSettings(grace_seconds=3600, tick_seconds={self.tick}))\n"
-        )
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", code], stdout=out, stderr=subprocess.STDOUT
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
-                    return self
-            time.sleep(0.05)
-        raise RuntimeError("the server did not come up")
-
-    def __exit__(self, *_exc: object) -> None:
-        self.stop()
-
-    def stop(self) -> None:
-        """A graceful stop (SIGTERM: the lifespan ends, the store flushes)."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=60)
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
-
-    def live(self) -> LiveServer:
-        return cast(LiveServer, self)  # TableSocket needs only ws_url
-
-    def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=30)
 
 
 def start_game(server: ServerProcess) -> tuple[str, TableSocket, TableSocket]:

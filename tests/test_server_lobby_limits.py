@@ -42,13 +42,13 @@ def raw_request(server: LiveServer, head: bytes, chunks: list[bytes]) -> tuple[b
 def test_a_body_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
     with LiveServer(f"sqlite:///{tmp_path / 'b.sqlite'}") as server:
         declared = (
-            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Content-Length: 300000000\r\n\r\n"
         )
         status, sent = raw_request(server, declared, [b"x" * 65536] * 50)
         assert status == b"HTTP/1.1 413 Request Entity Too Large" and sent == 0
         chunked = (
-            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Transfer-Encoding: chunked\r\n\r\n"
         )
         chunk = b"400\r\n" + b" " * 1024 + b"\r\n"
@@ -117,7 +117,7 @@ def test_open_tables_nobody_starts_expire(tmp_path: Path) -> None:
 
 
 def test_the_lobby_is_paged(tmp_path: Path) -> None:
-    limits = ServerSettings(tables_per_minute=600)
+    limits = ServerSettings(tables_per_minute=600, joins_per_minute=6000, seats_per_address=1000)
     with (
         LiveServer(f"sqlite:///{tmp_path / 'l.sqlite'}", server=limits) as server,
         server.http() as http,

@@ -17,7 +17,7 @@ BAD_NIGHTFALL = ["2**64", "Infinity", "-Infinity", "NaN", "-1", "0", "1e400", "3
 
 def test_bad_options_are_one_sentence_and_leave_nothing(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'o.sqlite'}"
-    limits = ServerSettings(tables_per_minute=600)
+    limits = ServerSettings(tables_per_minute=600, joins_per_minute=6000, seats_per_address=1000)
     with LiveServer(db, TableSettings(), server=limits) as server, server.http() as http:
         for raw in BAD_NIGHTFALL:
             value = str(2**64) if raw == "2**64" else raw

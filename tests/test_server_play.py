@@ -38,7 +38,9 @@ register_bot("critters", "test-pushy", "Test bot: plays action cards at its oppo
 )
 
 
-SEEDED = ServerSettings(allow_seeds=True, tables_per_minute=600)
+SEEDED = ServerSettings(
+    allow_seeds=True, tables_per_minute=600, joins_per_minute=6000, seats_per_address=1000
+)
 
 
 @pytest.fixture(scope="module")

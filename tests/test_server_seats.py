@@ -19,7 +19,9 @@ from bestiary.server.table import Table, TableSettings
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("seats") / "seats.sqlite"
-    limits = ServerSettings(tables_per_minute=600, max_spectators=3)
+    limits = ServerSettings(
+        tables_per_minute=600, joins_per_minute=6000, seats_per_address=1000, max_spectators=3
+    )
     with LiveServer(f"sqlite:///{db}", TableSettings(tick_seconds=0.01), server=limits) as live:
         yield live
 

@@ -289,6 +289,14 @@ def serve_command(
             help="IP or network of a reverse proxy whose X-Forwarded-For is believed (repeatable).",
         ),
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A name the server answers to besides IP addresses and localhost, e.g. its "
+            "public name behind a reverse proxy (repeatable).",
+        ),
+    ] = None,
     max_connections: Annotated[
         int, typer.Option(help="Open connections in all.")
     ] = SERVER.max_connections,
@@ -331,6 +339,18 @@ def serve_command(
     lease: Annotated[
         float, typer.Option(help="Seconds after which a silent worker's tables are taken over.")
     ] = SERVER.lease_seconds,
+    finished_table_seconds: Annotated[
+        float, typer.Option(help="Seconds a finished game stays in memory for its sockets.")
+    ] = SERVER.finished_table_seconds,
+    joins_per_minute: Annotated[
+        float, typer.Option(help="Seats one address may take per minute.")
+    ] = SERVER.joins_per_minute,
+    seats_per_address: Annotated[
+        int, typer.Option(help="Seats one address may hold at once (open tables, games in play).")
+    ] = SERVER.seats_per_address,
+    ipv6_prefix: Annotated[
+        int, typer.Option(help="IPv6 clients are counted by their network of this prefix.")
+    ] = SERVER.ipv6_prefix,
 ) -> None:
     """Serve the lobby, live tables and the browser client (open the printed URL)."""
     from bestiary.server.run import PortTaken, check_port, serve
@@ -356,6 +376,11 @@ def serve_command(
             max_spectators=max_spectators,
             allow_seeds=allow_seeds,
             trusted_proxies=tuple(trusted_proxy or ()),
+            allowed_hosts=tuple(allowed_host or ()),
+            joins_per_minute=joins_per_minute,
+            finished_table_seconds=finished_table_seconds,
+            seats_per_address=seats_per_address,
+            ipv6_prefix=ipv6_prefix,
             decks=decks,
             worker=worker,
             workers=workers,

@@ -221,13 +221,21 @@ class Match:
             due.extend(since + limit for since in self._answer_waits())
         return max(min(due), self.tick) if due else None
 
-    def advance(self, to_tick: int) -> list[Played]:
-        """Run everything due up to ``to_tick`` (the live clock's now); what was played."""
+    def advance(self, to_tick: int, most: int | None = None) -> list[Played]:
+        """Run everything due up to ``to_tick`` (the live clock's now); what was played.
+
+        ``most`` bounds the work of one call (a live table's, on the event loop): once that
+        many actions are played no further tick is begun (a tick's movers always finish), the
+        clock stays at the last tick run and the rest is still due for the next call. However
+        far behind its clock a table is, one call never plays a whole game.
+        """
         played: list[Played] = []
         while not self.state.is_over:
             due = self.next_due()
             if due is None or due > to_tick:
                 break
+            if most is not None and len(played) >= most:
+                return played
             self._run_tick(due, {}, played, None)
         self.tick = max(self.tick, to_tick)
         return played

@@ -220,6 +220,8 @@ class GameInfo:
     ``bots``: the modules that register the game's bots (imported with the game, so its bots are
     known wherever the game is, a worker process included). ``faces``: its boards and research
     faces; ``analytics``: what the lab counts of it.
+    ``endings``: every way a game of it can end (``State.ending()``'s names), each in one
+    sentence, so that front ends and the lab say why a game ended.
     """
 
     name: str
@@ -238,6 +240,7 @@ class GameInfo:
     bots: tuple[str, ...] = ()
     faces: Faces = Faces()
     analytics: Analytics = Analytics()
+    endings: Mapping[str, str] = field(default_factory=dict)
     _by_name: dict[str, OptionSpec] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -295,4 +298,5 @@ class GameInfo:
             "answer_timeout": self.answer_timeout,
             # The browser board the server serves for this game (None: the generic board).
             "board": f"/games/{self.name}/board.js" if self.faces.web else None,
+            "endings": dict(self.endings),
         }

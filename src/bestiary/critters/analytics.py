@@ -37,5 +37,7 @@ def strategy(
 
 
 ANALYTICS = Analytics(
-    labels={"ending_exhausted": "exhausted share"}, strategy=strategy, stalls=("exhausted",)
+    labels={"ending_exhausted": "exhausted share", "ending_stalled": "stalled share"},
+    strategy=strategy,
+    stalls=("exhausted", "stalled"),
 )

@@ -61,6 +61,20 @@ class Deck:
     def count_of(self) -> dict[str, int]:
         return dict(self.counts)
 
+    def most_full_kinds(self, set_size: int) -> int:
+        """The most different kinds one player could ever hold full sets of at once: each
+        needs a critter of its kind and wilds for the cards its kind lacks, so the kinds that
+        lack the fewest are filled first, while the deck's wilds last."""
+        counts = self.count_of()
+        lacking = sorted(max(0, set_size - counts[kind]) for kind in self.kinds if counts[kind])
+        wilds, kinds = counts[WILD], 0
+        for short in lacking:
+            if short > wilds:
+                break
+            wilds -= short
+            kinds += 1
+        return kinds
+
 
 def make_deck(
     kinds: Mapping[str, int], wild: int, actions: Mapping[str, int], where: str = "the deck"

@@ -39,6 +39,7 @@ class CrittersGame:
         cards = deck.cards()
         rng.shuffle(cards)
         table = deal_table(names, opts, deck, cards, seed)
+        _check_winnable(deck, opts.set_size, opts.sets_to_win)
         return CrittersState.deal(table, seed)
 
     def from_header(self, header: Header) -> CrittersState:
@@ -82,6 +83,18 @@ class CrittersGame:
         if not isinstance(state, CrittersState):
             raise TypeError("random_playout needs a CrittersState")
         return state.random_playout(rng, max_steps)
+
+
+def _check_winnable(deck: Deck, set_size: int, sets_to_win: int) -> None:
+    """A new game's deck must be able to give someone the win (a record's need not: it is what
+    it was)."""
+    most = deck.most_full_kinds(set_size)
+    if most < sets_to_win:
+        raise BadOption(
+            f"this deck can never produce a winner: a win needs full sets of {sets_to_win} "
+            f"different kinds ({set_size} cards each, wilds filling in), and its cards make "
+            f"full sets of at most {most} different kinds"
+        )
 
 
 GAME = CrittersGame()

@@ -7,6 +7,8 @@ from bestiary.critters.analytics import ANALYTICS
 from bestiary.critters.cards import ACTION_CARDS, DEFAULT_KINDS, WILD
 from bestiary.critters.decks import DECKS
 
+# Reshuffles in a row without a new full set before the stalled ending (docs/rulings.md).
+STALL_RESHUFFLES = 30
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
@@ -36,6 +38,17 @@ OPTIONS = (
         minimum=1,
         maximum=20,
         description="most cards in hand after a turn (default 5, or 4 with six or more players)",
+    ),
+    OptionSpec(
+        "stall_reshuffles",
+        "int",
+        STALL_RESHUFFLES,
+        minimum=1,
+        maximum=1000,
+        description=(
+            "the game ends (ranked as when exhausted) rather than reshuffle again after this "
+            "many reshuffles in a row that saw no new full set (bestiary's rule)"
+        ),
     ),
     OptionSpec("first", "player", None, description="who plays first (default: the first seat)"),
     OptionSpec(
@@ -84,4 +97,15 @@ INFO = GameInfo(
         encoding="bestiary.adapters.critters_encoding:from_view",
     ),
     analytics=ANALYTICS,
+    endings={
+        "won": "a player holds full sets of sets_to_win different kinds",
+        "exhausted": (
+            "every player in turn, with an empty Draw Pile, passed or was forced to discard; "
+            "ranked by most different full-set kinds, then most Down Cards, then a shared win"
+        ),
+        "stalled": (
+            "a reshuffle was due after stall_reshuffles reshuffles in a row that saw no new "
+            "full set; ranked as when exhausted"
+        ),
+    },
 )

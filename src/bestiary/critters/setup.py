@@ -9,7 +9,7 @@ from typing import Any
 from bestiary.core.errors import BadOption
 from bestiary.core.values import by_fields
 from bestiary.critters.cards import Deck
-from bestiary.critters.info import INFO
+from bestiary.critters.info import INFO, STALL_RESHUFFLES
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class Table:
     deal: tuple[str, ...]
     first: int
     seed: int | None
+    stall_reshuffles: int = STALL_RESHUFFLES
     seat: dict[str, int] = field(init=False, compare=False)
     memo: dict[Any, Any] = field(init=False, compare=False, repr=False)
     kinds: tuple[str, ...] = field(init=False, compare=False)
@@ -42,6 +43,7 @@ class Table:
             "set_size": self.set_size,
             "sets_to_win": self.sets_to_win,
             "hand_limit": self.hand_limit,
+            "stall_reshuffles": self.stall_reshuffles,
         }
 
 
@@ -64,6 +66,7 @@ class Options:
     hand_limit: int
     first: int  # a seat
     deck: Any  # the deck option as given (a file path or a deck's content), or None
+    stall_reshuffles: int
 
 
 def read_options(
@@ -87,7 +90,14 @@ def read_options(
         first = players[0]
     if first not in players:
         raise BadOption(f"option first must name one of the players, not {first!r}")
-    return Options(set_size, sets_to_win, hand_limit, players.index(first), given["deck"])
+    return Options(
+        set_size,
+        sets_to_win,
+        hand_limit,
+        players.index(first),
+        given["deck"],
+        given["stall_reshuffles"],
+    )
 
 
 def deal_table(
@@ -102,7 +112,7 @@ def deal_table(
         )
     return Table(
         players, options.set_size, options.sets_to_win, options.hand_limit, deck, tuple(deal),
-        options.first, seed,
+        options.first, seed, options.stall_reshuffles,
     )  # fmt: skip
 
 

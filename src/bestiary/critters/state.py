@@ -41,7 +41,13 @@ from bestiary.critters.moves import interned, turn_moves
 from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
 from bestiary.critters.summary import summary_of
-from bestiary.critters.tableau import CardSet, incomplete, kinds_full, swappable
+from bestiary.critters.tableau import (
+    CardSet,
+    full_sets,
+    incomplete,
+    kinds_full,
+    swappable,
+)
 from bestiary.critters.view import (
     card_sets,
     public_part,
@@ -70,6 +76,7 @@ class CrittersState:
         chance: bool = False,
         quiet: int = 0,
         began_empty: bool = False,
+        stale: int = 0,
         winners: tuple[int, ...] | None = None,
         ending: str | None = None,
     ) -> None:
@@ -95,6 +102,10 @@ class CrittersState:
         self._chance = chance
         self._quiet = quiet
         self._began_empty = began_empty
+        # The stalled ending: reshuffles since the table last held a new full set, and how many
+        # full sets it held then (full sets are never broken up, so the count only grows).
+        self._stale = stale
+        self._full = sum(full_sets(tab, table.set_size) for tab in self._tabs)
         self._winners = winners
         self._ending = ending
         self._log: list[CrittersAction] = []
@@ -151,6 +162,7 @@ class CrittersState:
             chance=bool(view["chance_due"]),
             quiet=int(view["quiet_turns"]),
             began_empty=bool(view["began_with_empty_draw_pile"]),
+            stale=int(view.get("stale_reshuffles", 0)),
             winners=tuple(seat[w] for w in view["winners"]) if over else None,
             ending="won" if over else None,
         )
@@ -217,7 +229,8 @@ class CrittersState:
         return None
 
     def ending(self) -> str | None:
-        """``won`` (someone has the sets) or ``exhausted`` once over; None while in play."""
+        """``won`` (someone has the sets), ``exhausted`` or ``stalled`` once over (see
+        ``INFO.endings``); None while in play."""
         return self._ending
 
     def tallies(self) -> dict[str, int]:
@@ -237,6 +250,11 @@ class CrittersState:
     def quiet_turns(self) -> int:
         """Consecutive turns that began with an empty Draw Pile and ended in pass/discard."""
         return self._quiet
+
+    @property
+    def stale_reshuffles(self) -> int:
+        """Reshuffles since a new full set was last made (the stalled ending counts them)."""
+        return self._stale
 
     @property
     def began_with_empty_draw_pile(self) -> bool:
@@ -327,7 +345,8 @@ class CrittersState:
         return head
 
     def events(self) -> list[Event]:
-        return [action.to_event() for action in self._log]
+        log, over = self._log, self._winners is not None
+        return [self._event(a, over and i == len(log) - 1) for i, a in enumerate(log)]
 
     @property
     def history(self) -> tuple[CrittersAction, ...]:
@@ -444,7 +463,13 @@ class CrittersState:
         if reason is not None:
             raise IllegalAction(reason)
         self._do(action)
-        return [action.to_event()]
+        return [self._event(action, self._winners is not None)]
+
+    def _event(self, action: CrittersAction, last: bool) -> Event:
+        """The record's event of ``action``; the one that ended the game says why (``ending``,
+        an extra key that replays ignore: the rules reach the same end by themselves)."""
+        event = action.to_event()
+        return {**event, "ending": self._ending} if last else event
 
     def _check_reshuffle(self, action: Reshuffle) -> None:
         if not self._chance:
@@ -482,6 +507,7 @@ class CrittersState:
     def _reshuffle(self, order: Sequence[str]) -> None:
         self._log.append(Reshuffle(tuple(order)))
         self._shuffles += 1
+        self._stale += 1
         self._draw = list(reversed(order))
         self._centre = []
         self._chance = False
@@ -494,7 +520,10 @@ class CrittersState:
         if self._draw:
             self._hands[seat].append(self._draw.pop())
         elif self._centre:
-            self._chance = True
+            if self._stale >= self._t.stall_reshuffles:
+                self._ranked_ending("stalled")  # it would only go round again
+            else:
+                self._chance = True
 
     def _end_turn(self, quiet: bool) -> None:
         if self._winners is not None:
@@ -502,15 +531,17 @@ class CrittersState:
         self._quiet = self._quiet + 1 if quiet and self._began_empty else 0
         n = len(self.players)
         if self._quiet >= n:
-            self._exhausted_ending()
+            self._ranked_ending("exhausted")
             return
         self._begin_turn((self._turn + 1) % n)
 
-    def _exhausted_ending(self) -> None:
+    def _ranked_ending(self, ending: str) -> None:
+        """The end by ranking (RULINGS.md's exhausted ending; the stalled one ranks alike):
+        most different full-set kinds, then most Down Cards, then a shared win."""
         size = self._t.set_size
         ranks = [(kinds_full(tab, size), sum(len(c) for _, c in tab)) for tab in self._tabs]
         best = max(ranks)
-        self._finish(tuple(i for i, r in enumerate(ranks) if r == best), "exhausted")
+        self._finish(tuple(i for i, r in enumerate(ranks) if r == best), ending)
 
     def _finish(self, seats: tuple[int, ...], ending: str) -> None:
         self._winners = seats
@@ -520,6 +551,9 @@ class CrittersState:
 
     def _check_win(self, *seats: int) -> None:
         goal, size = self._t.sets_to_win, self._t.set_size
+        full = sum(full_sets(tab, size) for tab in self._tabs)
+        if full > self._full:
+            self._full, self._stale = full, 0
         won = sorted({s for s in seats if kinds_full(self._tabs[s], size) >= goal})
         if won:
             self._finish(tuple(won), "won")

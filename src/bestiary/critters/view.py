@@ -14,6 +14,7 @@ from bestiary.core.errors import BadOption
 from bestiary.core.records import Event
 from bestiary.critters.actions import CrittersAction
 from bestiary.critters.cards import ACTION_CARDS, WILD, make_deck
+from bestiary.critters.info import STALL_RESHUFFLES
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet
 
@@ -36,6 +37,8 @@ class Seen(Protocol):
     def chance_due(self) -> bool: ...
     @property
     def quiet_turns(self) -> int: ...
+    @property
+    def stale_reshuffles(self) -> int: ...
     @property
     def began_with_empty_draw_pile(self) -> bool: ...
     @property
@@ -90,6 +93,7 @@ def public_part(state: Seen) -> tuple[dict[str, Any], dict[str, Any]]:
         "pending": None if pending is None else pending.to_event(),
         "chance_due": state.chance_due,
         "quiet_turns": state.quiet_turns,
+        "stale_reshuffles": state.stale_reshuffles,
         "began_with_empty_draw_pile": state.began_with_empty_draw_pile,
         "over": state.is_over,
         "winners": state.winners(),
@@ -154,6 +158,7 @@ def table_of_view(view: dict[str, Any]) -> Table:
             (),
             players.index(view["first"]),
             None,
+            options.get("stall_reshuffles", STALL_RESHUFFLES),
         )
     return table
 

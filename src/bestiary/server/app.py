@@ -26,10 +26,11 @@ from bestiary.core.agent import LEVELS, bot_entries, bot_levels
 from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
 from bestiary.server.bodycap import BodyCap
-from bestiary.server.buckets import PerAddress
+from bestiary.server.buckets import PerAddress, client_key
 from bestiary.server.connection import Connection
 from bestiary.server.keeper import Moving, join
 from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
+from bestiary.server.origins import HostCheck, OwnPages
 from bestiary.server.protocol import (
     ActionMessage,
     BadMessage,
@@ -89,6 +90,11 @@ class AddBot(BaseModel):
     name: str | None = Field(default=None, max_length=24)
 
 
+class RemoveSeat(BaseModel):
+    token: str
+    seat: int
+
+
 class StartTable(BaseModel):
     token: str
     seed: int | None = None
@@ -113,6 +119,7 @@ def create_app(
     limits = server or ServerSettings()
     holder: dict[str, Lobby] = {}
     creations = PerAddress(limits.tables_per_minute / 60.0, max(1.0, limits.tables_per_minute))
+    joins = PerAddress(limits.joins_per_minute / 60.0, max(1.0, limits.joins_per_minute))
     sockets: Counter[str] = Counter()  # open table sockets per client address
 
     @contextlib.asynccontextmanager
@@ -147,6 +154,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
+    app.add_middleware(HostCheck, pages=OwnPages(limits.allowed_hosts))  # outermost: first
 
     @app.exception_handler(RequestValidationError)
     async def one_sentence(_request: Request, err: RequestValidationError) -> JSONResponse:
@@ -165,6 +173,34 @@ def create_app(
             raise HTTPException(503, str(moving), headers={"Retry-After": "1"}) from None
         except KeyError:
             raise HTTPException(404, f"there is no table {code}.") from None
+
+    def client(connection: Request | WebSocket) -> str:
+        """The client a request counts as for every per-address limit (``client_key``)."""
+        host = connection.client.host if connection.client else "unknown"
+        return client_key(host, limits.ipv6_prefix)
+
+    def rate_limited(bucket: PerAddress, address: str, what: str) -> None:
+        """429 with ``Retry-After`` when ``address`` has spent ``bucket`` for now."""
+        wait = bucket.take(address)
+        if wait is not None:
+            raise HTTPException(
+                429,
+                f"too many {what} from your address; try again in a minute.",
+                headers={"Retry-After": str(math.ceil(wait))},
+            )
+
+    def may_take_a_seat(address: str, joining: bool) -> None:
+        """429 unless ``address`` may take one more seat: joins are rate-limited per address
+        (refused ones too), and one address holds at most ``seats_per_address`` seats."""
+        if joining:
+            rate_limited(joins, address, "seats taken")
+        held = sum(t.seats_of(address) for t in lobby().tables.values())
+        if held >= limits.seats_per_address:
+            raise HTTPException(
+                429,
+                f"your address already holds {held} seats at open tables and games in play; "
+                "leave one or finish a game first.",
+            )
 
     async def in_table(table: Table, job: Any) -> Any:
         try:
@@ -222,13 +258,9 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create_table(request: CreateTable, http: Request) -> Seated:
         """Open a table and take its first seat (the host)."""
-        wait = creations.take(http.client.host if http.client else "unknown")
-        if wait is not None:
-            raise HTTPException(
-                429,
-                "too many new tables from your address; try again in a minute.",
-                headers={"Retry-After": str(math.ceil(wait))},
-            )
+        address = client(http)
+        rate_limited(creations, address, "new tables")
+        may_take_a_seat(address, joining=False)
         chosen = TableSettings(
             answer_seconds=request.answer_seconds or defaults.answer_seconds,
             grace_seconds=(
@@ -245,8 +277,9 @@ def create_app(
         # The table is set up before anyone else can see it (no await until it is open), so a
         # refusal at any step leaves nothing stored or listed.
         try:
-            table = lobby().create(request.game, request.seats, request.options, chosen)
-            seat, token = table.join(request.name, 0)
+            bots = tuple(bot.bot for bot in request.bots)
+            table = lobby().create(request.game, request.seats, request.options, chosen, bots)
+            seat, token = table.join(request.name, 0, address)
             for bot in request.bots:
                 table.add_bot(token, bot.bot, bot.seat, bot.name)
             if request.start:
@@ -265,10 +298,12 @@ def create_app(
         return info
 
     @app.post("/api/tables/{code}/join")
-    async def join_table(code: str, request: JoinTable) -> Seated:
+    async def join_table(code: str, request: JoinTable, http: Request) -> Seated:
         """Take an open seat under a name; keep the token to reconnect."""
         table = table_or_404(code)
-        seat, token = await in_table(table, lambda: table.join(request.name, request.seat))
+        address = client(http)
+        may_take_a_seat(address, joining=True)
+        seat, token = await in_table(table, lambda: table.join(request.name, request.seat, address))
         return Seated(code=table.code, seat=seat, token=token, table=await table.ask(table.info))
 
     @app.post("/api/tables/{code}/bots")
@@ -286,6 +321,15 @@ def create_app(
         """Give a seat back before the game starts."""
         table = table_or_404(code)
         await in_table(table, lambda: table.leave(request.token))
+        info: dict[str, Any] = await table.ask(table.info)
+        return info
+
+    @app.post("/api/tables/{code}/remove")
+    async def remove_seat(code: str, request: RemoveSeat) -> dict[str, Any]:
+        """The host takes a seat back: before the start it opens again; after it, a player who
+        stays away loses it to a bot."""
+        table = table_or_404(code)
+        await in_table(table, lambda: table.remove(request.token, request.seat))
         info: dict[str, Any] = await table.ask(table.info)
         return info
 
@@ -329,7 +373,7 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
-        address = websocket.client.host if websocket.client else "unknown"
+        address = client(websocket)
         if sockets[address] >= limits.max_per_address:
             await websocket.send_json(
                 error_message("too_many", "too many table sockets from your address.")

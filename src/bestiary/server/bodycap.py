@@ -55,7 +55,7 @@ class BodyCap:
 
     async def _refuse(self, send: Send) -> None:
         detail = f"a request body may be at most {self.max_bytes} bytes."
-        await _answer(send, 413, {"detail": detail})
+        await answer(send, 413, {"detail": detail})
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -68,7 +68,7 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-async def _answer(send: Send, status: int, content: Any) -> None:
+async def answer(send: Send, status: int, content: Any) -> None:
     body = orjson.dumps(content)
     await send(
         {

@@ -1,8 +1,25 @@
-"""Token buckets: a socket's flood limit, and limits per client address (new tables)."""
+"""Token buckets: a socket's flood limit, and limits per client address (new tables, joins);
+and what "one client address" is (an IPv6 client is its network, not its one address)."""
 
 from __future__ import annotations
 
+import ipaddress
 import time
+
+
+def client_key(host: str, ipv6_prefix: int = 64) -> str:
+    """The client an address counts as for every per-address limit: an IPv4 address itself,
+    an IPv6 address its network of ``ipv6_prefix`` bits (one home or host is given a whole
+    /64, so counting single addresses would let it take every limit 2**64 times)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an address ("unknown"): counted as given
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/{ipv6_prefix}", strict=False))
+    return str(ip)
 
 
 class Bucket:

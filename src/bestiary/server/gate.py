@@ -28,11 +28,19 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
+from bestiary.server.buckets import client_key
+
 log = logging.getLogger("bestiary.server")
 
 # The ASGI scope extension through which a table socket writes without a task switch: a dict
 # with ``send(text) -> bool``, ``drop()`` and ``read(reader | None)`` (see ``Connection``).
 DIRECT = "bestiary.direct"
+
+# A socket whose client lets this much of what the server wrote wait in the server's buffer (past
+# what the kernel holds) reads too slowly to follow its table: it is cut off. Everything written
+# counts, the answers to its own control frames (pongs) too: a client that pings and never reads
+# grew the server by a megabyte per megabyte it sent.
+WRITE_BUFFER_LIMIT = 1 << 20
 
 
 @dataclass
@@ -45,8 +53,13 @@ class Gate:
     """Every open connection by its transport; admission, eviction and release."""
 
     def __init__(
-        self, max_connections: int, max_per_address: int, trusted: tuple[str, ...] = ()
+        self,
+        max_connections: int,
+        max_per_address: int,
+        trusted: tuple[str, ...] = (),
+        ipv6_prefix: int = 64,
     ) -> None:
+        self.ipv6_prefix = ipv6_prefix
         self.max_connections = max_connections
         self.max_per_address = max_per_address
         self.trusted = tuple(ipaddress.ip_network(t) for t in trusted)
@@ -62,7 +75,7 @@ class Gate:
         """Count a new connection in, or say no (the caller closes it)."""
         peer = transport.get_extra_info("peername")
         host = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
-        address = None if self._trusted(host) else host
+        address = None if self._trusted(host) else client_key(host, self.ipv6_prefix)
         if address is not None and self._per_address[address] >= self.max_per_address:
             self.refused += 1
             return False
@@ -135,6 +148,23 @@ def gated_protocols(
         def read_with(self, reader: Callable[[str | bytes], None] | None) -> None:
             self._reader = reader
 
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)  # may write: pongs, closing frames, direct sends
+            self._cut_if_behind()
+
+        def handle_ping(self) -> None:
+            if not self._cut_if_behind():
+                super().handle_ping()
+
+        def _cut_if_behind(self) -> bool:
+            """Abort (no closing handshake: it would wait behind the backlog) a client that
+            leaves more than ``WRITE_BUFFER_LIMIT`` bytes unread in the server's buffer."""
+            transport = self.transport
+            if transport.is_closing() or transport.get_write_buffer_size() <= WRITE_BUFFER_LIMIT:
+                return False
+            transport.abort()
+            return True
+
         def send_receive_event_to_app(self) -> None:
             """A whole message: to the app's reader at once when it has one and nothing is queued
             before it (order kept), else through ASGI's queue as uvicorn does."""
@@ -179,7 +209,7 @@ def gated_protocols(
             except InvalidState:
                 return False
             self.transport.write(b"".join(self.conn.data_to_send()))
-            return True
+            return not self._cut_if_behind()
 
     class GatedHttp(HttpToolsProtocol):
         _late: asyncio.TimerHandle | None = None

@@ -17,7 +17,7 @@ from bestiary.server.decks import DeckShelf
 from bestiary.server.settings import ServerSettings
 from bestiary.server.shards import CODE_ALPHABET, CODE_LENGTH
 from bestiary.server.store import Store, StoredTable
-from bestiary.server.table import Table, TableError, TableSettings, _sentence
+from bestiary.server.table import Table, TableError, TableSettings, _sentence, check_bot
 
 if TYPE_CHECKING:
     from bestiary.server.keeper import Keeper
@@ -59,7 +59,7 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._expiring: set[str] = set()
-        self.keep_finished = 300.0
+        self.keep_finished = self.server.finished_table_seconds
         self.keeper: Keeper | None = None  # one of several workers: what it owns (keeper.py)
 
     def restore(self) -> int:
@@ -106,12 +106,13 @@ class Lobby:
         seats: int,
         options: dict[str, Any],
         settings: TableSettings | None = None,
+        bots: tuple[str, ...] = (),
     ) -> Table:
         """A new table, not yet stored or listed: its creator seats the host, then ``open``s it.
 
         Every option is checked first (the game's typed schema; every number finite; a deck by
-        name or content; then the rules between options, by dealing a trial game), so a refused
-        table leaves nothing behind.
+        name or content; then the rules between options, by dealing a trial game) and so are
+        the ``bots`` to seat, before the table is built, so a refused table leaves nothing.
         """
         if game not in game_names():
             raise TableError(f"unknown game {game!r}; choose one of {', '.join(game_names())}.")
@@ -120,6 +121,8 @@ class Lobby:
             rules.info.check_player_count(seats)
         except ValueError as err:
             raise TableError(f"{err}.") from None
+        for bot in bots:
+            check_bot(game, bot)
         try:
             options = self._resolved(rules.info, options)
             rules.new_game([f"seat{i}" for i in range(seats)], options, 0)

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp
 
 from bestiary.server.app import create_app
 from bestiary.server.gate import Gate, gated_protocols
+from bestiary.server.origins import is_ip
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.settings import ServerSettings
@@ -24,6 +25,7 @@ log = logging.getLogger("bestiary.server")
 # A WebSocket frame larger than this closes the socket before it is buffered (1009); up to it,
 # a message over MAX_MESSAGE_BYTES is answered `too_large` and the socket goes on.
 WS_MAX_SIZE = 8 * MAX_MESSAGE_BYTES
+SHUTDOWN_SECONDS = 3
 
 
 def uvicorn_config(
@@ -34,7 +36,9 @@ def uvicorn_config(
     ``bestiary serve`` and the tests' ``LiveServer`` both use this, so tests see what runs.
     """
     limits = server or ServerSettings()
-    gate = Gate(limits.max_connections, limits.max_per_address, limits.trusted_proxies)
+    gate = Gate(
+        limits.max_connections, limits.max_per_address, limits.trusted_proxies, limits.ipv6_prefix
+    )
     http, ws = gated_protocols(gate, limits.header_timeout)
     return uvicorn.Config(
         app,
@@ -52,6 +56,8 @@ def uvicorn_config(
         ws_per_message_deflate=False,  # views are small; compressing them costs more than it saves
         ws_ping_interval=limits.idle_timeout,
         ws_ping_timeout=limits.idle_timeout,
+        # SIGTERM stops the server within seconds: sockets still open then are cut, not awaited
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
 
 
@@ -82,6 +88,8 @@ def serve(
     check_port(host, port)  # first: a busy port must not print "serving" or restore tables
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
     limits = server or ServerSettings()
+    if not is_ip(host):  # the name it listens on is its own
+        limits = dataclasses.replace(limits, allowed_hosts=(*limits.allowed_hosts, host))
     room = descriptors_for(limits.max_connections)
     if room < limits.max_connections:
         log.warning("only %d descriptors: --max-connections lowered to that", room)

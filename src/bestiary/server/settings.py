@@ -22,9 +22,14 @@ class ServerSettings:
     max_body_bytes: int = 4096  # an HTTP request body
     tables_per_minute: float = 10.0  # new tables one client address may open
     open_table_seconds: float = 3600.0  # an open table nobody joins or starts expires
+    finished_table_seconds: float = 300.0  # a finished game stays in memory for its sockets
     max_spectators: int = 200  # watchers of one table
     allow_seeds: bool = False  # `POST /start` may choose the deal (testing servers only)
     trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed
+    allowed_hosts: tuple[str, ...] = ()  # names it answers to besides IPs and localhost
+    joins_per_minute: float = 20.0  # seats one client address may take a minute
+    seats_per_address: int = 8  # seats one client address holds at once (open or in play)
+    ipv6_prefix: int = 64  # IPv6 clients are counted by their network of this prefix
     decks: Path | None = None  # the operator's folder of critters deck files
     # several processes on one PostgreSQL database (docs/server.md, "More than one process")
     worker: int | None = None  # this process is worker `worker` of `workers` (None: the only one)
@@ -40,7 +45,15 @@ class ServerSettings:
                 raise ValueError(
                     f"trusted-proxy {proxy!r} is not an IP address or network"
                 ) from None
-        for name in ("max_connections", "max_per_address", "max_body_bytes", "max_spectators"):
+        if not 1 <= self.ipv6_prefix <= 128:
+            raise ValueError("ipv6-prefix must be from 1 to 128")
+        for name in (
+            "max_connections",
+            "max_per_address",
+            "max_body_bytes",
+            "max_spectators",
+            "seats_per_address",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
         if self.worker is not None and not 0 <= self.worker < self.workers:
@@ -51,7 +64,9 @@ class ServerSettings:
             "header_timeout",
             "idle_timeout",
             "tables_per_minute",
+            "joins_per_minute",
             "open_table_seconds",
+            "finished_table_seconds",
         ):
             value = getattr(self, name)
             if not 0 < value < float("inf"):

@@ -46,6 +46,11 @@ T = TypeVar("T")
 
 _PACE = Pace()
 
+# The most actions one call of the driver plays on the event loop. A table behind its clock
+# (a short pause, a loaded machine) catches up a few moves per turn of the loop, so no table
+# holds the loop from the others however far behind it is.
+MOVES_PER_TURN = 4
+
 
 @dataclass(frozen=True)
 class TableSettings:
@@ -73,7 +78,8 @@ class TableSettings:
     def pace(self) -> Pace:
         pause = _PACE.turn_pause_ticks
         if self.bot_pause is not None:
-            pause = round(self.bot_pause / self.tick_seconds)
+            # at least a tick: a pause of 0 ticks would play every bot's turn at the same instant
+            pause = max(1, round(self.bot_pause / self.tick_seconds))
         return Pace(
             tick_seconds=self.tick_seconds,
             answer_seconds=self.answer_seconds,
@@ -127,7 +133,7 @@ _THINKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
 
 def _think(match: Match, to_tick: int) -> list[Played]:
     quick_switches()
-    return match.advance(to_tick)
+    return match.advance(to_tick, MOVES_PER_TURN)
 
 
 STORAGE_DOWN = "storage unavailable, retrying; the game is paused and nothing is lost."
@@ -148,6 +154,7 @@ class Seat:
     agent_name: str | None = None  # that bot's registered name
     grace: Handle | None = None
     grace_due: float = 0.0  # table-clock time the grace period ends (while `grace` runs)
+    address: str | None = None  # the client (``client_key``) that took it: seats per address
 
     @property
     def is_open(self) -> bool:
@@ -168,6 +175,13 @@ class Seat:
 
 class TableError(ValueError):
     """A lobby request the table refuses; the message is one readable sentence."""
+
+
+def check_bot(game: str, bot: str) -> None:
+    """TableError unless ``game`` has a bot called ``bot``."""
+    known = [e.name for e in bot_entries(game)]
+    if bot not in known:
+        raise TableError(f"no bot called {bot!r} for {game} (known: {', '.join(known) or 'none'}).")
 
 
 class Table:
@@ -219,14 +233,17 @@ class Table:
         self._settling = False
         self._unsent = 0  # groups of events made but not yet committed (so not yet sent)
         self.paused: str | None = None  # why the store is down, while it is
+        self.halted: str | None = None  # why the game cannot go on (its driver failed)
         self._paused_at = 0.0
         self._lead = 0.0  # seconds before its tick a bot decision starts (see _arm)
-        self.store.watch(self._storage)
 
     # -- the actor ------------------------------------------------------------------------
 
     def start_actor(self) -> None:
+        """The table is in the lobby: it runs, and hears of the store's outages. (Not before: a
+        table refused while being set up must leave nothing that holds it.)"""
         if self._task is None:
+            self.store.watch(self._storage)
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.code)
 
     async def _run(self) -> None:
@@ -303,6 +320,7 @@ class Table:
             "seq": self.seq,
             "winners": self.state.winners() if self.state and self.state.is_over else [],
             "created": self.created,
+            "halted": self.halted,
         }
 
     def _seat_json(self, seat: Seat) -> dict[str, Any]:
@@ -311,26 +329,72 @@ class Table:
             shown["grace_seconds"] = round(max(0.0, seat.grace_due - self.clock.now()), 1)
         return shown
 
-    def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Seat a human called ``name``; returns (seat, token)."""
+    def join(self, name: str, seat: int | None, address: str | None = None) -> tuple[int, str]:
+        """Seat a human called ``name`` (from client ``address``); returns (seat, token)."""
         self._require_open()
         name = self._check_name(name)
         chosen = self._open_seat(seat)
         token = secrets.token_urlsafe(24)
         self._unseat_sockets(chosen, "this seat has a new player.")
         chosen.name, chosen.bot, chosen.token_hash = name, None, hash_token(token)
+        chosen.address = address
         self._lobby_changed()
         return chosen.index, token
+
+    def seats_of(self, address: str) -> int:
+        """Seats a person from client ``address`` holds here (an open table or a game in play)."""
+        if self.status not in ("open", "playing"):
+            return 0
+        return sum(1 for s in self.seats if s.address == address and s.bot is None)
+
+    def remove(self, token: str, seat: int) -> None:
+        """The host takes a seat back: before the start, any other seat is opened again; after
+        it, a player who stays away (no socket) loses the seat to a bot for the rest of the game.
+        The removed player's token is refused from then on."""
+        if self._seat_of(token).index != 0:
+            raise TableError("only the host (the first seat) can remove a player.")
+        if not 0 < seat < len(self.seats):
+            raise TableError(f"there is no other seat {seat} at this table.")
+        chosen = self.seats[seat]
+        if chosen.is_open:
+            raise TableError(f"seat {seat} is empty.")
+        if self.status == "open":
+            self._unseat_sockets(chosen, "the host gave your seat to someone else.")
+            chosen.name = chosen.bot = chosen.token_hash = chosen.address = None
+            self._lobby_changed()
+            return
+        if self.status != "playing":
+            raise TableError("the game is over.")
+        if chosen.bot is not None:
+            raise TableError(f"seat {seat} is played by a bot already.")
+        if chosen.connections:
+            raise TableError(
+                f"{chosen.name} is at the table; only a player who stays away can be replaced."
+            )
+        if self._hold(partial(self._replace, chosen)):
+            return
+        self._replace(chosen)
+
+    def _replace(self, seat: Seat) -> None:
+        """An absent player's seat becomes a bot's for good (the stand-in the table would use)."""
+        if seat.grace:
+            seat.grace.cancel()
+            seat.grace = None
+        try:
+            name = seat.agent_name or self.settings.stand_in
+            name = name or default_bot(self.game_name, self._budget())
+        except ValueError:
+            raise TableError("this game has no bot to take the seat.") from None
+        if seat.agent is None:
+            self._seat_agent(seat, name)
+        seat.bot, seat.token_hash, seat.address = name, None, None
+        self._lobby_changed()
 
     def add_bot(self, token: str, bot: str, seat: int | None, name: str | None) -> int:
         """Put bot ``bot`` in an open seat (any seated player may)."""
         self._require_open()
         self._seat_of(token)
-        known = [e.name for e in bot_entries(self.game_name)]
-        if bot not in known:
-            raise TableError(
-                f"no bot called {bot!r} for {self.game_name} (known: {', '.join(known) or 'none'})."
-            )
+        check_bot(self.game_name, bot)
         chosen = self._open_seat(seat)
         name = self._check_name(name or f"{bot}-{chosen.index + 1}")
         chosen.name, chosen.bot = name, bot
@@ -343,7 +407,7 @@ class Table:
         seat = self._seat_of(token)
         if seat.index == 0:
             raise TableError("the host cannot leave the table before it starts.")
-        seat.name = seat.token_hash = seat.bot = None
+        seat.name = seat.token_hash = seat.bot = seat.address = None
         self._unseat_sockets(seat, "you left this seat.")
         self._lobby_changed()
 
@@ -470,12 +534,29 @@ class Table:
         return table
 
     def resume(self) -> None:
-        """After a restart: the driver picks up where the game was (bots, timers, stand-ins)."""
+        """After a restart: the driver picks up where the game was (bots, timers, stand-ins).
+
+        A game that cannot go on (a bot that cannot be seated again, a driver that fails) is
+        halted and reported, never retried in a loop."""
         if self.status == "playing" and self.state is not None:
-            self._begin_play()
+            try:
+                self._begin_play()
+            except Exception as err:
+                self._halt(f"it could not be resumed after a restart ({_sentence(err)})")
+                return
             for seat in self.seats:
                 if seat.bot is None:
                     self._seat_left(seat)
+
+    def _halt(self, why: str) -> None:
+        """Stop this table's play for good (logged, told to every socket, shown in its info):
+        its clock stops and nothing it does runs again; every other table plays on."""
+        if self.halted is not None:
+            return
+        self.halted = why
+        self._cancel_timer()
+        log.error("table %s: halted: %s", self.code, why)
+        self._tell(error_message("halted", f"this game is halted: {why}"))
 
     # -- connections ----------------------------------------------------------------------
 
@@ -514,6 +595,8 @@ class Table:
             conn.send_text(self._state_message(seat.name if seat else None, [], None))
         if self.paused is not None:
             conn.send(error_message("storage", STORAGE_DOWN))
+        if self.halted is not None:
+            conn.send(error_message("halted", f"this game is halted: {self.halted}"))
         if seat is None:
             self.spectators.add(conn)
         else:
@@ -654,6 +737,9 @@ class Table:
         if self.paused is not None:
             conn.send(error_message("storage", STORAGE_DOWN, ref))
             return
+        if self.halted is not None:
+            conn.send(error_message("halted", f"this game is halted: {self.halted}", ref))
+            return
         if self.match is None or self.status != "playing":
             conn.send(error_message("illegal", "the game is not in play.", ref))
             return
@@ -738,7 +824,7 @@ class Table:
         """Wait for the driver's next due tick (re-armed after every change)."""
         self._cancel_timer()
         match = self.match
-        if match is None or self._busy or self.paused or self.status != "playing":
+        if match is None or self._busy or self.paused or self.halted or self.status != "playing":
             return
         due = match.next_due()
         if due is None:
@@ -755,6 +841,7 @@ class Table:
         queued = bool(self._held) and not self._settling
         blocked = queued or (reveals and self._unsent > 0)
         free = self._busy is None and self.paused is None and self.status == "playing"
+        free = free and self.halted is None
         if free and not blocked and match is not None:
             due, now = match.next_due(), self._now_tick()  # one reading: the clock moves on
             if due is not None and due <= now:
@@ -774,7 +861,7 @@ class Table:
         seated bot is registered as one that thinks (``seconds``), else at once."""
         self._timer = None
         match = self.match
-        if match is None or self._busy or self.paused or self.status != "playing":
+        if match is None or self._busy or self.paused or self.halted or self.status != "playing":
             return
         due = match.next_due()
         if due is None:
@@ -785,7 +872,8 @@ class Table:
         to_tick = max(due, self._now_tick())
         self._busy = "thinking"
         if self._lead <= 0:  # cheap bots: a thread hop would cost more than their thinking
-            self._thought(to_tick, self._advance(lambda: match.advance(to_tick), to_tick))
+            run = partial(match.advance, to_tick, MOVES_PER_TURN)
+            self._thought(to_tick, self._advance(run, to_tick))
             return
         thinking = asyncio.get_running_loop().run_in_executor(_THINKERS, _think, match, to_tick)
         thinking.add_done_callback(
@@ -797,8 +885,9 @@ class Table:
     def _advance(self, run: Callable[[], list[Played]], tick: int) -> list[Played]:
         try:
             return run()
-        except Exception:  # a faulty bot or engine: logged, and the table goes on
+        except Exception as err:  # a faulty bot or engine: this table halts, the others go on
             log.exception("table %s: the driver failed at tick %d", self.code, tick)
+            self._halt(f"the table's driver failed at tick {tick} ({_sentence(err)})")
             return []
 
     def _thought(self, tick: int, played: list[Played]) -> None:

@@ -63,4 +63,9 @@ INFO = GameInfo(
         demo="bestiary.demo:run_demo",
     ),
     analytics=ANALYTICS,
+    endings={
+        "sundown": "a meeting resolved in which a player used their last card",
+        "nightfall": "no meeting for nightfall_seconds (bestiary's rule): scored as at Sundown",
+        "out_of_cards": "no player had a card left in hand, offer or Pack",
+    },
 )
