@@ -104,17 +104,18 @@ class Pace:
     ) -> Pace:
         """A table's pace by its name in ``PACES`` (a person's pace follows who sits there):
 
-        - ``normal``: bots react to a change in 2.1 to 4.9 s, a critters bot moves 1 s after
-          its turn begins;
-        - ``slow``: 3.5 to 8 s, and 2.5 s;
+        - ``normal``: a wild bot answers a change 2.8 to 5.6 s after it (8 to 16 ticks), a
+          critters bot moves 1.05 s (3 ticks) after its turn begins;
+        - ``slow``: 4.2 to 8.4 s (12 to 24 ticks), and 2.8 s (8 ticks);
         - ``fast``: the lab's pace even with people seated (2 to 6 ticks), and one tick.
 
-        Seconds become whole ticks of ``tick_seconds`` (rounded up); the lab's reaction stays
-        ``reaction_ticks`` ticks whatever the tick (so ``--tick`` speeds up a table of bots).
+        These are seconds at the default 0.35 s tick, held as whole ticks (rounded up), as the
+        lab's reaction is: a table with another ``tick_seconds`` (``serve --tick``) runs the
+        same game on a faster or slower clock.
         """
         if choice not in PACES:
             raise ValueError(f"the pace must be one of {', '.join(PACES)}, not {choice!r}")
-        base = cls(tick_seconds=tick_seconds, answer_seconds=answer_seconds)
+        base = cls()  # the default tick, which the seconds above are given in
         if choice == "fast":
             return cls(
                 tick_seconds=tick_seconds,
@@ -143,11 +144,12 @@ class Pace:
         return ticks * self.tick_seconds
 
 
-def pace_option(real_time: bool, default: str = "normal") -> OptionSpec:
-    """The table option ``pace`` as the lobby offers it, each choice in the model's numbers."""
+def pace_option(real_time: bool, default: str = "normal", tick_seconds: float = 0.35) -> OptionSpec:
+    """The table option ``pace`` as the lobby offers it, each choice in the model's numbers
+    (in seconds at the table's tick)."""
 
     def said(choice: str) -> str:
-        pace = Pace.chosen(choice)
+        pace = Pace.chosen(choice, tick_seconds=tick_seconds)
         if real_time:
             lo, hi = pace.person_reaction_ticks[0], pace.person_reaction_ticks[-1]
             if choice == "fast":

@@ -186,7 +186,11 @@ def create_app(
                 **rules.info.as_json(),
                 "bots": _bot_menu(rules.info.name),
                 # the table's own options (not the game's rules): the bots' pace
-                "table_options": [pace_option(rules.info.real_time, defaults.bots_pace).as_json()],
+                "table_options": [
+                    pace_option(
+                        rules.info.real_time, defaults.bots_pace, defaults.tick_seconds
+                    ).as_json()
+                ],
             }
             for rules in registered_games()
         ]
