@@ -6,9 +6,11 @@ the clock, the same seed and the same ticks give the same game, because everythi
 does by itself happens here, at a tick, in a seeded order:
 
 - **bots** decide at their wake tick. In a real-time game every bot wakes again a reaction
-  time after its last decision (drawn from ``Pace.reaction_ticks``, the same distribution
-  everywhere, and independent of the cards: timing never tells a hand). In a turn-based game a
-  bot wakes ``Pace.turn_pause_ticks`` after the turn (or the answer) became its own.
+  time after its last decision (drawn from ``Pace.reaction_ticks`` at a table of bots only;
+  where a person sits, from ``Pace.person_reaction_ticks``, and a reaction time after the first
+  change it has not yet acted on: see ``Pace``). Reaction times are independent of the cards:
+  timing never tells a hand. In a turn-based game a bot wakes ``Pace.turn_pause_ticks`` after
+  the turn (or the answer) became its own.
 - **chance** is sampled the moment it is due, with the table's seeded RNG.
 - **timers**: the quiet clock of a real-time game (wild's Nightfall: ``GameInfo.quiet_option``
   seconds without progress) and the answer clock (a player who lets ``Pace.answer_seconds`` pass
@@ -63,7 +65,7 @@ class Pace:
       fast as the driver allows while each decision still takes a person's reaction time;
     - **a person's** (a table where a person sits): a bot also decides again after each
       decision, but a change made by someone else (a Call, an ask, a meeting) is noticed like a
-      person notices it: the bot answers ``person_reaction_ticks`` (2.1 to 4.9 s by default)
+      person notices it: the bot answers ``person_reaction_ticks`` (2.8 to 5.6 s by default)
       after the first change it has not yet acted on, never sooner. So no bot snaps up a Call
       before a person could have read it, and a person's Call is answered as soon as a bot's.
 
