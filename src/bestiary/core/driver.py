@@ -61,8 +61,8 @@ class Pace:
     A tick is ``tick_seconds`` of wall time at a live table. Bots keep one of two paces:
 
     - **the lab's** (``bestiary sim``, every table of bots only): a bot in a real-time game
-      decides again ``reaction_ticks`` (2 to 6 ticks, 0.7 to 2.1 s) after each decision, as
-      fast as the driver allows while each decision still takes a person's reaction time;
+      decides again ``reaction_ticks`` (2 to 6 ticks, 0.7 to 2.1 s) after each decision,
+      whatever happened meanwhile: as fast as the driver allows;
     - **a person's** (a table where a person sits): a bot also decides again after each
       decision, but a change made by someone else (a Call, an ask, a meeting) is noticed like a
       person notices it: the bot answers ``person_reaction_ticks`` (2.8 to 5.6 s by default)
