@@ -197,3 +197,27 @@ def test_a_refused_action_is_shown_next_to_its_control(
     assert page.inner_text("#meet-0-note") == refusal["message"]  # next to the Meet button
     bob.close()
     assert PAGE_ERRORS == []
+
+
+@pytest.mark.parametrize("game", ["wild", "critters"])
+def test_the_lobby_offers_the_bots_pace_for_both_games_and_the_table_keeps_it(
+    server: LiveServer, browser: sync_api.Browser, game: str
+) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.fill("#name", "pat")
+    page.check(f"input[name=game][value={game}]")
+    pace = page.locator("#opt-pace")
+    assert pace.input_value() == "normal"  # the served default
+    assert pace.locator("option").all_inner_texts() == ["normal", "slow", "fast"]
+    label = page.locator("label[for=opt-pace]").inner_text()
+    assert label.startswith("Bots' pace (") and "slow" in label
+    pace.select_option("slow")
+    page.click("#create")
+    link = page.get_attribute("#share-link", "href")
+    assert link is not None
+    with server.http() as http:
+        table = http.get(f"/api/tables/{link.rsplit('/', 1)[1]}").json()
+    assert table["settings"]["bots_pace"] == "slow" and table["game"] == game
+    assert PAGE_ERRORS == []
+    page.context.close()

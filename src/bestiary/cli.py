@@ -263,9 +263,12 @@ def serve_command(
     tick: Annotated[
         float, typer.Option(help="Seconds per tick of the table's clock (bots react in ticks).")
     ] = PACE.tick_seconds,
-    bot_pause: Annotated[
-        float, typer.Option(help="critters: seconds a bot waits before its move (a default).")
-    ] = 1.0,
+    pace: Annotated[
+        str,
+        typer.Option(
+            help="The bots' pace where a table chooses none: normal, slow or fast (docs/driver.md)."
+        ),
+    ] = "normal",
     turn: Annotated[
         float,
         typer.Option(
@@ -404,7 +407,7 @@ def serve_command(
         answer_seconds=answer,
         grace_seconds=grace,
         tick_seconds=tick,
-        bot_pause=bot_pause,
+        bots_pace=pace,
         turn_seconds=turn or None,
     )
     try:
@@ -566,6 +569,13 @@ def sim_command(
     ] = False,
     confidence: Annotated[float, typer.Option(help="--plan: confidence level.")] = 0.95,
     power: Annotated[float, typer.Option(help="--plan: chance to detect the margin.")] = 0.8,
+    pace: Annotated[
+        str,
+        typer.Option(
+            help="lab (bots only, the default) or live: the bots' pace at a live table where a "
+            "person sits (docs/driver.md)."
+        ),
+    ] = "lab",
 ) -> None:
     """Play seeded games between bots in parallel and print win rates with 95% intervals."""
     from bestiary.core.errors import BadOption
@@ -601,6 +611,7 @@ def sim_command(
                 turns=turns,
                 changed=changed,
                 figures=figures,
+                pace=pace,
             )
         )
     except (ValueError, BadOption) as err:

@@ -6,9 +6,11 @@ the clock, the same seed and the same ticks give the same game, because everythi
 does by itself happens here, at a tick, in a seeded order:
 
 - **bots** decide at their wake tick. In a real-time game every bot wakes again a reaction
-  time after its last decision (drawn from ``Pace.reaction_ticks``, the same distribution
-  everywhere, and independent of the cards: timing never tells a hand). In a turn-based game a
-  bot wakes ``Pace.turn_pause_ticks`` after the turn (or the answer) became its own.
+  time after its last decision (drawn from ``Pace.reaction_ticks`` at a table of bots only;
+  where a person sits, from ``Pace.person_reaction_ticks``, and a reaction time after the first
+  change it has not yet acted on: see ``Pace``). Reaction times are independent of the cards:
+  timing never tells a hand. In a turn-based game a bot wakes ``Pace.turn_pause_ticks`` after
+  the turn (or the answer) became its own.
 - **chance** is sampled the moment it is due, with the table's seeded RNG.
 - **timers**: the quiet clock of a real-time game (wild's Nightfall: ``GameInfo.quiet_option``
   seconds without progress) and the answer clock (a player who lets ``Pace.answer_seconds`` pass
@@ -40,6 +42,7 @@ from bestiary.core.agent import Agent
 from bestiary.core.errors import BotFault as BotFault  # with the errors: stays interpreted
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State
+from bestiary.core.info import OptionSpec
 from bestiary.core.records import Event
 from bestiary.core.values import by_fields
 
@@ -48,15 +51,32 @@ MAX_TICKS = 200_000
 MAX_DECISIONS = 20_000
 
 
+# The table's pace choices (the lobby's "Bots' pace", `bestiary serve --pace`): what each one
+# sets of ``Pace`` is in ``Pace.chosen``.
+PACES = ("normal", "slow", "fast")
+
+
 @dataclass(frozen=True)
 class Pace:
-    """The one real-time model, with its documented defaults (docs/sim.md, docs/server.md).
+    """The one real-time model, with its documented defaults (docs/driver.md).
 
-    A tick is ``tick_seconds`` of wall time at a live table. A bot in a real-time game decides
-    again 2 to 6 ticks (0.7 to 2.1 s) after each decision: a person's pace. Measured through
-    the browser, a person deciding about once a second takes part in a fair share of the
-    meetings at this pace (52% at a 4-seat table, fair 50%), and in 43% with 0.5-1.5 s bots
-    (docs/server.md). A bot in a turn-based game moves about a second after its turn begins.
+    A tick is ``tick_seconds`` of wall time at a live table. Bots keep one of two paces:
+
+    - **the lab's** (``bestiary sim``, every table of bots only): a bot in a real-time game
+      decides again ``reaction_ticks`` (2 to 6 ticks, 0.7 to 2.1 s) after each decision,
+      whatever happened meanwhile: as fast as the driver allows;
+    - **a person's** (a table where a person sits): a bot also decides again after each
+      decision, but a change made by someone else (a Call, an ask, a meeting) is noticed like a
+      person notices it: the bot answers ``person_reaction_ticks`` (2.8 to 5.6 s by default)
+      after the first change it has not yet acted on, never sooner. So no bot snaps up a Call
+      before a person could have read it, and a person's Call is answered as soon as a bot's.
+
+    ``people`` says which: False, the lab's pace at every table (the default: simulation, the
+    RL adapters); True, a person's pace at every table (``bestiary sim --pace live``, so a
+    designer can measure what a live table plays); None, a person's pace exactly when a seat
+    belongs to a person (a live table: the pace follows who sits there).
+    A bot in a turn-based game moves ``turn_pause_ticks`` (the lab's) or
+    ``person_turn_pause_ticks`` after its turn begins.
     ``learner_every_tick`` is the RL setting: outside seats (learners) act every tick.
     """
 
@@ -65,14 +85,60 @@ class Pace:
     turn_pause_ticks: int = 3
     answer_seconds: float = 30.0
     learner_every_tick: bool = False
+    people: bool | None = False
+    person_reaction_ticks: tuple[int, ...] = tuple(range(8, 17))
+    person_turn_pause_ticks: int = 3
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.tick_seconds) and self.tick_seconds > 0):
             raise ValueError("a tick must last a positive number of seconds")
-        if not self.reaction_ticks or min(self.reaction_ticks) < 1:
-            raise ValueError("reaction times must be at least one tick")
-        if self.turn_pause_ticks < 0:
+        for reactions in (self.reaction_ticks, self.person_reaction_ticks):
+            if not reactions or min(reactions) < 1:
+                raise ValueError("reaction times must be at least one tick")
+        if min(self.turn_pause_ticks, self.person_turn_pause_ticks) < 0:
             raise ValueError("the turn pause cannot be negative")
+
+    @classmethod
+    def chosen(
+        cls,
+        choice: str = "normal",
+        tick_seconds: float = 0.35,
+        answer_seconds: float = 30.0,
+        people: bool | None = None,
+    ) -> Pace:
+        """A table's pace by its name in ``PACES`` (a person's pace follows who sits there):
+
+        - ``normal``: a wild bot answers a change 2.8 to 5.6 s after it (8 to 16 ticks), a
+          critters bot moves 1.05 s (3 ticks) after its turn begins;
+        - ``slow``: 4.2 to 8.4 s (12 to 24 ticks), and 2.8 s (8 ticks);
+        - ``fast``: the lab's pace even with people seated (2 to 6 ticks), and one tick.
+
+        These are seconds at the default 0.35 s tick, held as whole ticks (rounded up), as the
+        lab's reaction is: a table with another ``tick_seconds`` (``serve --tick``) runs the
+        same game on a faster or slower clock.
+        """
+        if choice not in PACES:
+            raise ValueError(f"the pace must be one of {', '.join(PACES)}, not {choice!r}")
+        base = cls()  # the default tick, which the seconds above are given in
+        if choice == "fast":
+            return cls(
+                tick_seconds=tick_seconds,
+                answer_seconds=answer_seconds,
+                turn_pause_ticks=base.ticks(0.35),
+                people=False,
+            )
+        react, pause = {"normal": ((2.8, 5.6), 1.0), "slow": ((4.2, 8.4), 2.5)}[choice]
+        return cls(
+            tick_seconds=tick_seconds,
+            answer_seconds=answer_seconds,
+            people=people,
+            person_reaction_ticks=base.span(*react),
+            person_turn_pause_ticks=base.ticks(pause),
+        )
+
+    def span(self, low: float, high: float) -> tuple[int, ...]:
+        """Every whole number of ticks from ``low`` to ``high`` seconds."""
+        return tuple(range(self.ticks(low), self.ticks(high) + 1))
 
     def ticks(self, seconds: float) -> int:
         """``seconds`` as a whole number of ticks (at least one)."""
@@ -80,6 +146,35 @@ class Pace:
 
     def seconds(self, ticks: int) -> float:
         return ticks * self.tick_seconds
+
+
+def pace_option(real_time: bool, default: str = "normal", tick_seconds: float = 0.35) -> OptionSpec:
+    """The table option ``pace`` as the lobby offers it, each choice in the model's numbers
+    (in seconds at the table's tick)."""
+
+    def said(choice: str) -> str:
+        pace = Pace.chosen(choice, tick_seconds=tick_seconds)
+        if real_time:
+            lo, hi = pace.person_reaction_ticks[0], pace.person_reaction_ticks[-1]
+            if choice == "fast":
+                lo, hi = pace.reaction_ticks[0], pace.reaction_ticks[-1]
+                return f"fast, as in the lab ({_s(pace, lo)} to {_s(pace, hi)} s)"
+            return f"{choice}, {_s(pace, lo)} to {_s(pace, hi)} s"
+        ticks = pace.turn_pause_ticks if choice == "fast" else pace.person_turn_pause_ticks
+        return f"{choice}, {_s(pace, ticks)} s"
+
+    what = "a bot answers what changed" if real_time else "a bot waits before its move"
+    return OptionSpec(
+        "pace",
+        "choice",
+        default,
+        choices=PACES,
+        description=f"Bots' pace ({what}: {'; '.join(said(c) for c in PACES)})",
+    )
+
+
+def _s(pace: Pace, ticks: int) -> str:
+    return f"{pace.seconds(ticks):g}"
 
 
 @dataclass
@@ -105,6 +200,11 @@ _FIELDS = (
     "rng",
     "strict",
     "real_time",
+    "people",
+    "person_paced",
+    "_pause",
+    "_noticed",
+    "_noticing",
     "tick",
     "decisions",
     "faults",
@@ -145,6 +245,16 @@ class Match:
         self.rng = random.Random(seed)
         self.strict = strict
         self.real_time = game.info.real_time
+        # The seats of people: every seat without a bot when play begins (a stand-in who
+        # plays for an absent person later keeps that person's pace).
+        self.people = frozenset(p for p in state.players if p not in (agents or {}))
+        chosen = self.pace.people
+        self.person_paced = bool(self.people) if chosen is None else chosen
+        self._pause = (
+            self.pace.person_turn_pause_ticks if self.person_paced else self.pace.turn_pause_ticks
+        )
+        self._noticed: set[str] = set()  # bots answering a change at their wake (a person's pace)
+        self._noticing = self.person_paced and self.real_time
         self.tick = 0
         self.decisions = 0
         self.faults: list[str] = []
@@ -182,6 +292,11 @@ class Match:
         self.rng = other.rng
         self.strict = other.strict
         self.real_time = other.real_time
+        self.people = other.people
+        self.person_paced = other.person_paced
+        self._pause = other._pause
+        self._noticed = set(other._noticed)
+        self._noticing = other._noticing
         self.tick = other.tick
         self.decisions = other.decisions
         self.faults = other.faults[:]
@@ -200,6 +315,7 @@ class Match:
         if agent is None:
             self.agents.pop(player, None)
             self._wake.pop(player, None)
+            self._noticed.discard(player)
         else:
             self.agents[player] = agent
             self._asked.pop(player, None)
@@ -306,6 +422,8 @@ class Match:
                 break
             if player in outside:
                 self._outside_move(player, outside[player], played, report)
+            elif self._noticing and self._wake.get(player, tick + 1) > tick:
+                continue  # a change earlier in this tick: answered a reaction time from now
             else:
                 self._bot_move(player, played)
         if not state.is_over:
@@ -323,6 +441,7 @@ class Match:
     def _bot_move(self, player: str, played: list[Played]) -> None:
         state = self.state
         agent = self.agents[player]
+        self._noticed.discard(player)
         if self.real_time:
             self._wake[player] = self.tick + self._reaction()
         else:
@@ -335,14 +454,14 @@ class Match:
         if action is None:
             if not self.real_time:
                 self._fault(f"bot for {player} made no move when it had to")
-                self._wake[player] = self.tick + max(1, self.pace.turn_pause_ticks)
+                self._wake[player] = self.tick + max(1, self._pause)
             return
         try:
             self._apply(player, action, played)
         except IllegalAction as err:
             self._fault(f"bot for {player} played {action!r}, which is refused: {err}")
             if not self.real_time:
-                self._wake[player] = self.tick + max(1, self.pace.turn_pause_ticks)
+                self._wake[player] = self.tick + max(1, self._pause)
 
     def _fault(self, text: str) -> None:
         if self.strict:
@@ -371,6 +490,20 @@ class Match:
         events = self.state.apply(action)
         played.append(Played(self.tick, by or player, events))
         self._settle(played)
+        if self._noticing:
+            self._notice(by or player)
+
+    def _notice(self, actor: str | None) -> None:
+        """A person's pace: every bot answers this change a reaction time from now, unless it
+        is already answering an earlier one (then it acts at that one's time, seeing everything
+        since, as a person who was already about to move does). A bot's own move is such a
+        change for itself: its next decision is already due a reaction time after it."""
+        if actor in self._wake:
+            self._noticed.add(actor)
+        for player in self.state.players:
+            if player not in self._noticed and player in self._wake:
+                self._noticed.add(player)
+                self._wake[player] = self.tick + self._reaction()
 
     def _settle(self, played: list[Played]) -> None:
         """After any change: chance that is due, the quiet clock, whose turn it now is."""
@@ -388,6 +521,7 @@ class Match:
         if state.is_over:
             self._wake.clear()
             self._asked.clear()
+            self._noticed.clear()
             return
         if self.real_time and not self._answers:
             return  # bots keep their own wake ticks; nobody outside has an answer clock
@@ -398,7 +532,7 @@ class Match:
                     del self._wake[player]
             for player in acting:
                 if player in self.agents and player not in self._wake:
-                    self._wake[player] = self.tick + self.pace.turn_pause_ticks
+                    self._wake[player] = self.tick + self._pause
         if not self._answers:
             return
         for player in list(self._asked):
@@ -416,6 +550,8 @@ class Match:
         return self.pace.ticks(self.pace.answer_seconds) if self._asked else None
 
     def _reaction(self) -> int:
+        if self.person_paced:
+            return self.rng.choice(self.pace.person_reaction_ticks)
         return self.rng.choice(self.pace.reaction_ticks)
 
     def _quiet_budget(self) -> int | None:

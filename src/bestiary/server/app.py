@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from bestiary.core.agent import LEVELS, bot_entries, bot_levels
+from bestiary.core.driver import pace_option
 from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
 from bestiary.server.bodycap import BodyCap
@@ -65,6 +66,10 @@ class CreateTable(BaseModel):
     answer_seconds: float | None = Field(default=None, gt=0, le=3600)
     grace_seconds: float | None = Field(default=None, ge=0, le=3600)
     tick_seconds: float | None = Field(default=None, gt=0, le=10)
+    pace: Literal["normal", "slow", "fast"] | None = Field(
+        default=None,
+        description="The bots' pace (the table option `pace` of GET /api/games).",
+    )
     bot_pause: float | None = Field(
         default=None, ge=0, le=10, description="Turn-based games: seconds a bot's move waits."
     )
@@ -223,7 +228,16 @@ def create_app(
     async def games() -> list[dict[str, Any]]:
         """Every registered game's self-description (options schema, vocabulary) and bots."""
         return [
-            {**rules.info.as_json(), "bots": _bot_menu(rules.info.name)}
+            {
+                **rules.info.as_json(),
+                "bots": _bot_menu(rules.info.name),
+                # the table's own options (not the game's rules): the bots' pace
+                "table_options": [
+                    pace_option(
+                        rules.info.real_time, defaults.bots_pace, defaults.tick_seconds
+                    ).as_json()
+                ],
+            }
             for rules in registered_games()
         ]
 
@@ -271,6 +285,7 @@ def create_app(
             ),
             think_seconds=defaults.think_seconds,
             stand_in=defaults.stand_in,
+            bots_pace=defaults.bots_pace if request.pace is None else request.pace,
             bot_pause=defaults.bot_pause if request.bot_pause is None else request.bot_pause,
             turn_seconds=request.turn_seconds or defaults.turn_seconds,
         )

@@ -26,7 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -67,8 +67,11 @@ class TableSettings:
     tick_seconds: float = _PACE.tick_seconds  # one tick of the driver's clock, live
     stand_in: str | None = None  # which bot stands in; None = default_bot within think_seconds
     think_seconds: float | None = None
-    # turn-based games: the time a bot's move waits, so people can follow it (None: the Pace's
-    # own, 4 ticks; `bestiary serve` and the lobby's form offer 1 s)
+    # the bots' pace, one of the driver's PACES (the lobby's "Bots' pace", `serve --pace`): a
+    # person's pace while a person sits at the table, the lab's at a table of bots only
+    bots_pace: str = "normal"
+    # turn-based games: seconds a bot's move waits, over the pace's own (None: the pace's; the
+    # API's `bot_pause`, which tests use to run a critters table quickly or slowly)
     bot_pause: float | None = None
     # turn-based games: a person's turn clock; when it runs out, a bot makes that one move for
     # them and the log says so (None: no clock, the table waits)
@@ -76,18 +79,15 @@ class TableSettings:
 
     @property
     def pace(self) -> Pace:
-        pause = _PACE.turn_pause_ticks
-        if self.bot_pause is not None:
-            # at least a tick: a pause of 0 ticks would play every bot's turn at the same instant
-            pause = max(1, round(self.bot_pause / self.tick_seconds))
-        return Pace(
-            tick_seconds=self.tick_seconds,
-            answer_seconds=self.answer_seconds,
-            turn_pause_ticks=pause,
-        )
+        pace = Pace.chosen(self.bots_pace, self.tick_seconds, self.answer_seconds, people=None)
+        if self.bot_pause is None:
+            return pace
+        # at least a tick: a pause of 0 ticks would play every bot's turn at the same instant
+        pause = max(1, round(self.bot_pause / self.tick_seconds))
+        return replace(pace, turn_pause_ticks=pause, person_turn_pause_ticks=pause)
 
     def budget(self, real_time: bool) -> float:
-        """A decision's time budget: the shortest reaction of a real-time bot (0.5 s by
+        """A decision's time budget: the shortest reaction of a real-time bot (0.7 s by
         default), the pause before a turn-based bot moves (1 s), or ``think_seconds``."""
         if self.think_seconds is not None:
             return self.think_seconds
@@ -101,6 +101,7 @@ class TableSettings:
             "tick_seconds": self.tick_seconds,
             "stand_in": self.stand_in,
             "think_seconds": self.think_seconds,
+            "bots_pace": self.bots_pace,
             "bot_pause": self.bot_pause,
             "turn_seconds": self.turn_seconds,
         }

@@ -31,6 +31,7 @@ class Arm:
     players: int
     bots: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
+    pace: str = "lab"  # runner.SIM_PACES
 
     def specs(self, games: int, seeds: Sequence[int], keep_record: bool = False) -> list[GameSpec]:
         """Games ``0..games-1`` of each seed in turn (pooled seeds get consecutive indices)."""
@@ -45,7 +46,9 @@ class Arm:
                 self.options,
                 keep_record=keep_record,
             ):
-                specs.append(dataclasses.replace(spec, index=k * games + spec.index))
+                specs.append(
+                    dataclasses.replace(spec, index=k * games + spec.index, pace=self.pace)
+                )
         return specs
 
     def changed(self, key: str, value: Any, label: str) -> Arm:

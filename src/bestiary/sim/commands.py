@@ -22,7 +22,7 @@ from bestiary.sim.bots import check_bot
 from bestiary.sim.experiment import Experiment, run_experiment
 from bestiary.sim.parallel import run_games
 from bestiary.sim.printing import new_table, print_experiment
-from bestiary.sim.runner import BotFault, GameResult, GameSpec, play_game
+from bestiary.sim.runner import SIM_PACES, BotFault, GameResult, GameSpec, play_game
 from bestiary.sim.seating import seat_bots
 from bestiary.sim.stats import games_against_share, games_needed
 from bestiary.sim.table import FORMATS, game_rows, write_table
@@ -129,6 +129,7 @@ class SimRequest:
     turns: Path | None = None
     changed: Path | None = None
     figures: Path | None = None
+    pace: str = "lab"
 
 
 def parse_grid(texts: Sequence[str]) -> tuple[SweepKey, SweepKey] | None:
@@ -151,7 +152,9 @@ def plan_experiment(
         raise ValueError("--games must be at least 1")
     names = parse_bots(request.game, request.bots, request.extra_bots)
     options = unique_pairs(request.option, "--option")
-    base = Arm("base", request.game, request.players, tuple(names), options)
+    if request.pace not in SIM_PACES:
+        raise ValueError(f"--pace must be one of {', '.join(SIM_PACES)}, not {request.pace!r}")
+    base = Arm("base", request.game, request.players, tuple(names), options, request.pace)
     check_arm(base)
     other = None
     if request.compare:

@@ -39,6 +39,7 @@ class GameSpec:
     seed: int
     options: Mapping[str, Any] = field(default_factory=dict)
     keep_record: bool = False
+    pace: str = "lab"  # a key of SIM_PACES: the lab's pace, or a live table's (a person's)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -72,6 +73,11 @@ class GameResult:
     def win_share(self, seat: int) -> float:
         """1 for a sole win, 1/k for a win shared by k players, else 0."""
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
+
+
+# The paces a simulation may play at: the lab's (bots only), or the one a live table keeps
+# while a person sits at it ("normal", docs/driver.md), so a designer's figure holds there.
+SIM_PACES = {"lab": Pace(), "live": Pace.chosen("normal", people=True)}
 
 
 def derive_seeds(seed: int, seats: int) -> tuple[int, int, list[int]]:
@@ -108,7 +114,7 @@ def play_game(
 ) -> GameResult:
     """Play ``spec`` to the end and return its result (and record, if asked)."""
     start = time.perf_counter()
-    match = start_match(spec, game, bot_maker)
+    match = start_match(spec, game, bot_maker, SIM_PACES[spec.pace])
     match.play()
     state = match.state
     players = spec.players

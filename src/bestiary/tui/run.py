@@ -42,15 +42,16 @@ def new_table(
 ) -> LiveTable:
     """A table with ``name`` in the first seat and bots in the rest (BadOption if it can't).
 
-    ``tick_seconds`` changes the length of the driver's tick (``Pace.tick_seconds``); every
-    other figure of the real-time model stays the driver's own.
+    ``tick_seconds`` changes the length of the driver's tick (``Pace.tick_seconds``); the bots
+    keep the driver's "normal" pace for a table where a person sits (``Pace.chosen``).
     """
     if not name.strip():
         raise BadOption("--name must not be empty")
     if players < 2:
         raise BadOption("a game needs at least 2 players")
     try:
-        pace = Pace() if tick_seconds is None else Pace(tick_seconds=tick_seconds)
+        tick = Pace().tick_seconds if tick_seconds is None else tick_seconds
+        pace = Pace.chosen("normal", tick_seconds=tick)
     except ValueError as err:
         raise BadOption(str(err)) from None
     names = bot_list(bots or terminal_bot(game, pace), players)

@@ -4,12 +4,6 @@ import { html, useEffect, useState } from "./lib.js";
 import { store, api, saveSeat, defaultName, gameInfo, toast } from "./store.js";
 import { capital, listing } from "./words.js";
 
-const PACES = [
-  { value: 1.0, label: "normal: a bot waits 1 s before each move" },
-  { value: 2.5, label: "slow: 2.5 s per bot move" },
-  { value: 0.25, label: "fast: 0.25 s per bot move" },
-];
-
 function OptionField({ spec, value, set }) {
   const id = `opt-${spec.name}`;
   const label = capital(spec.description || spec.name);
@@ -17,7 +11,7 @@ function OptionField({ spec, value, set }) {
     return html`<label class="option" for=${id}><input type="checkbox" id=${id} checked=${!!value} onChange=${(e) => set(e.target.checked)}/> ${label}</label>`;
   }
   if (spec.kind === "choice") {
-    return html`<label class="option" for=${id}>${label} <select id=${id} value=${String(value)} onChange=${(e) => set(Number(e.target.value))}>
+    return html`<label class="option" for=${id}>${label} <select id=${id} value=${String(value)} onChange=${(e) => set(spec.choices.find((c) => String(c) === e.target.value))}>
       ${spec.choices.map((c) => html`<option key=${String(c)} value=${String(c)}>${String(c)}${c === spec.default ? " (default)" : ""}</option>`)}</select></label>`;
   }
   if (spec.kind === "int" || spec.kind === "number") {
@@ -59,7 +53,6 @@ function CreateForm() {
   const [seats, setSeats] = useState(4);
   const [name, setName] = useState(defaultName());
   const [bot, setBot] = useState(null);
-  const [pace, setPace] = useState(PACES[0].value);
   const [values, setValues] = useState({});
   if (!info) return html`<p>No games are registered.</p>`;
   const chosenBot = bot === null ? info.default_bot || "" : bot;
@@ -76,7 +69,7 @@ function CreateForm() {
     try {
       localStorage.setItem("bestiary.name", name.trim());
       const body = { game, seats: count, name: name.trim() || "player", options, bots };
-      if (!info.real_time) body.bot_pause = pace;
+      for (const spec of info.table_options || []) body[spec.name] = optionValue(spec); // the bots' pace
       const made = await api("/api/tables", body);
       saveSeat(made.code, { token: made.token, seat: made.seat });
       location.hash = `#/t/${made.code}`;
@@ -95,8 +88,8 @@ function CreateForm() {
     </div>
     <div class="row">
       <${BotChoice} info=${info} chosen=${chosenBot} choose=${setBot}/>
-      ${info.real_time ? null : html`<label for="pace">Bots' pace <select id="pace" value=${String(pace)} onChange=${(e) => setPace(Number(e.target.value))}>
-        ${PACES.map((p) => html`<option key=${p.value} value=${String(p.value)}>${p.label}</option>`)}</select></label>`}
+      ${(info.table_options || []).map((spec) => html`<${OptionField} key=${`${game}-${spec.name}`} spec=${spec} value=${optionValue(spec)}
+        set=${(v) => setValues({ ...values, [spec.name]: v })}/>`)}
     </div>
     <div class="options" id="options">${info.options.map((spec) => html`<${OptionField} key=${`${game}-${spec.name}`} spec=${spec} value=${optionValue(spec)}
       set=${(v) => setValues({ ...values, [spec.name]: v })}/>`)}</div>
