@@ -221,3 +221,35 @@ def test_the_lobby_offers_the_bots_pace_for_both_games_and_the_table_keeps_it(
     assert table["settings"]["bots_pace"] == "slow" and table["game"] == game
     assert PAGE_ERRORS == []
     page.context.close()
+
+
+def test_the_host_removes_a_seated_player_before_the_start(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    """A squatter (or a friend who took the wrong seat) is removed with the host's button: the
+    seat opens again, the removed player's token is refused, and a bot can take the seat."""
+    ann = new_page(browser)
+    ann.goto(server.url + "/")
+    ann.fill("#name", "ann")
+    ann.check("input[name=game][value=critters]")
+    ann.fill("#seats", "2")
+    ann.select_option("#fill-bot", "")
+    ann.click("#create")
+    link = ann.get_attribute("#share-link", "href")
+    assert link is not None
+    code = link.rsplit("/", 1)[1]
+    with server.http() as http:
+        squatter = http.post(f"/api/tables/{code}/join", json={"name": "squatter"}).json()
+        ann.wait_for_selector("#seats >> text=squatter")
+        assert ann.get_attribute("#remove-1", "aria-label") == "Remove: squatter, seat 2"
+        assert ann.query_selector("#remove-0") is None  # the host's own seat has no button
+        ann.click("#remove-1")
+        ann.wait_for_selector("#seats >> text=Seat 2: empty")
+        refused = http.post(
+            f"/api/tables/{code}/bots",
+            json={"token": squatter["token"], "seat": 1, "bot": "greedy"},
+        )
+        assert refused.status_code >= 400
+    ann.click("#seats .add-bot")
+    ann.wait_for_selector("#start:not([disabled])")
+    assert PAGE_ERRORS == []

@@ -76,7 +76,8 @@ function Waiting({ table }) {
       ${!s.name && mine && info.bots.length ? html` <label class="sr-only" for=${`bot-${s.seat}`}>bot for seat ${s.seat + 1}</label>
         <select id=${`bot-${s.seat}`} value=${bots[s.seat] || info.default_bot} onChange=${(e) => setBots({ ...bots, [s.seat]: e.target.value })}>
           ${info.bots.map((b) => html`<option key=${b.name} value=${b.name}>${botLabel(b, info)}</option>`)}</select>
-        <button type="button" class="add-bot" onClick=${() => api(`/api/tables/${table.code}/bots`, { token, bot: bots[s.seat] || info.default_bot, seat: s.seat }).catch((e) => toast(e.message))}>add bot</button>` : null}</li>`)}</ul>
+        <button type="button" class="add-bot" onClick=${() => api(`/api/tables/${table.code}/bots`, { token, bot: bots[s.seat] || info.default_bot, seat: s.seat }).catch((e) => toast(e.message))}>add bot</button>` : null}
+      ${isHost && s.name && s.seat !== 0 ? html` <${RemoveSeat} table=${table} token=${token} seat=${s} label="Remove"/>` : null}</li>`)}</ul>
     ${isHost ? html`<p><button class="primary" id="start" type="button" disabled=${table.seats.some((s) => !s.name)}
         onClick=${() => api(`/api/tables/${table.code}/start`, { token }).catch((e) => toast(e.message))}>Start the game</button>
         ${table.seats.some((s) => !s.name) ? html` <span class="muted">Every seat needs a player or a bot first.</span>` : null}</p>`
@@ -93,12 +94,22 @@ function Results({ board, info, summary, winners, me, replayLink }) {
   </section>`;
 }
 
+// The host takes a seat back: before the start it opens again; after it, a player who stays
+// away loses the seat to a bot for the rest of the game (the server says no to anything else).
+function RemoveSeat({ table, token, seat, label }) {
+  return html`<button type="button" class="remove-seat" id=${`remove-${seat.seat}`}
+    aria-label=${`${label}: ${seat.name}, seat ${seat.seat + 1}`}
+    onClick=${() => api(`/api/tables/${table.code}/remove`, { token, seat: seat.seat }).catch((e) => toast(e.message))}>${label}</button>`;
+}
+
 function Graces({ table }) {
   const away = table.seats.filter((s) => s.grace_seconds !== undefined);
   const standing = table.seats.filter((s) => s.stand_in);
   if (!away.length && !standing.length) return null;
+  const host = store.me && store.me.seat === 0 ? (savedSeat(table.code) || {}).token : null;
   return html`<p class="muted" id="graces">${away.map((s) => html`<span key=${s.seat}>${s.name} is away:
-    <${Countdown} label="a bot stands in in" seconds=${s.grace_seconds} since=${store.tableReceived}/>. </span>`)}
+    <${Countdown} label="a bot stands in in" seconds=${s.grace_seconds} since=${store.tableReceived}/>.
+    ${host && s.seat !== 0 ? html`<${RemoveSeat} table=${table} token=${host} seat=${s} label="Give the seat to a bot"/>` : null} </span>`)}
     ${standing.map((s) => html`<span key=${`b${s.seat}`}>A bot plays for ${s.name} until they come back. </span>`)}</p>`;
 }
 
