@@ -4,6 +4,7 @@ goes round without a new full set ends stalled, ranked as the exhausted ending r
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -92,6 +93,9 @@ def test_a_new_full_set_starts_the_count_again() -> None:
             if now > full:
                 full, since = now, 0
             assert state.stale_reshuffles == since
+            # a clone (search, the adapters) and a pickled copy keep the count
+            assert state.clone().stale_reshuffles == since
+            assert pickle.loads(pickle.dumps(state)).stale_reshuffles == since
 
 
 @settings(max_examples=25, deadline=None)

@@ -384,6 +384,7 @@ class CrittersState:
             chance=self._chance,
             quiet=self._quiet,
             began_empty=self._began_empty,
+            stale=self._stale,
             winners=self._winners,
             ending=self._ending,
         )
@@ -463,7 +464,9 @@ class CrittersState:
         if reason is not None:
             raise IllegalAction(reason)
         self._do(action)
-        return [self._event(action, self._winners is not None)]
+        # is_over, not `self._winners is not None`: mypy (and so mypyc's compiled check) still
+        # holds _winners as None from the test above, and the compiled build would refuse it.
+        return [self._event(action, self.is_over)]
 
     def _event(self, action: CrittersAction, last: bool) -> Event:
         """The record's event of ``action``; the one that ended the game says why (``ending``,
