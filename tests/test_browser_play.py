@@ -209,7 +209,7 @@ def test_the_lobby_offers_the_bots_pace_for_both_games_and_the_table_keeps_it(
     page.check(f"input[name=game][value={game}]")
     pace = page.locator("#opt-pace")
     assert pace.input_value() == "normal"  # the served default
-    assert pace.locator("option").all_inner_texts() == ["normal", "slow", "fast"]
+    assert pace.locator("option").all_inner_texts() == ["normal (default)", "slow", "fast"]
     label = page.locator("label[for=opt-pace]").inner_text()
     assert label.startswith("Bots' pace (") and "slow" in label
     pace.select_option("slow")
