@@ -44,7 +44,7 @@ from tests.pg import Cluster, throwaway_cluster
 
 Message = dict[str, Any]
 LEASE = 2.0
-SERVE = ["--allow-seeds", "--tables-per-minute", "600", "--grace", "600", "--bot-pause", "0.1"]
+SERVE = ["--allow-seeds", "--tables-per-minute", "600", "--grace", "600", "--pace", "fast"]
 
 
 # -- the shard function and the routes, on their own ------------------------------------------
