@@ -28,10 +28,12 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv, register
 from pettingzoo.utils import wrappers
 
+from bestiary.adapters import generic_aec
 from bestiary.adapters.critters_encoding import CrittersEncoding
+from bestiary.adapters.generic_aec import game_options
 from bestiary.adapters.infos import step_info
+from bestiary.adapters.observation_space import dict_space
 from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
-from bestiary.adapters.wild_v0 import game_options
 from bestiary.core.driver import Match
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
@@ -43,10 +45,7 @@ Observation = dict[str, np.ndarray]
 
 def agent_names(players: int) -> list[str]:
     """The agents (and engine player names) of a table of ``players``."""
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise BadOption(f"players must be a whole number, not {players!r}")
-    GAME.info.check_player_count(players)
-    return [f"player_{i}" for i in range(players)]
+    return generic_aec.agent_names(GAME.info, players)
 
 
 def encoding_for(state: CrittersState) -> CrittersEncoding:
@@ -82,17 +81,8 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         self.max_cycles = max_cycles
         self.render_mode = check_render_mode(render_mode)
         enc = self.encoding
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0.0,
-                    high=enc.observation_high(self._deck_size),
-                    shape=(enc.obs_size,),
-                    dtype=np.float32,
-                ),
-                "action_mask": spaces.Box(low=0, high=1, shape=(enc.size,), dtype=np.int8),
-            }
-        )
+        high = enc.observation_high(self._deck_size)
+        self._obs_space = dict_space(enc.obs_size, high, enc.size)
         self._act_space = spaces.Discrete(enc.size)
         self._rng = random.Random()
         self._state: CrittersState | None = None

@@ -37,8 +37,33 @@ from pettingzoo.utils import wrappers
 from bestiary.core.driver import Match
 from bestiary.core.errors import BadOption
 from bestiary.core.game import State, get_game
+from bestiary.core.info import GameInfo
 
 Observation = dict[str, np.ndarray]
+
+
+def agent_names(info: GameInfo, players: int) -> list[str]:
+    """The agents (and engine player names) of a table of ``players`` at the game ``info`` is."""
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise BadOption(f"players must be a whole number, not {players!r}")
+    info.check_player_count(players)
+    return [f"player_{i}" for i in range(players)]
+
+
+def game_options(
+    base: Mapping[str, Any], reset_options: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Options for one episode: ``reset(options={"game_options": {...}})`` overrides the env's.
+
+    Other keys of ``reset``'s options are ignored, as Gymnasium envs do.
+    """
+    merged = dict(base)
+    if reset_options and "game_options" in reset_options:
+        extra = reset_options["game_options"]
+        if not isinstance(extra, Mapping):
+            raise BadOption("reset option 'game_options' must be a mapping of game options")
+        merged.update(extra)
+    return merged
 
 
 def view_from(observation: np.ndarray) -> dict[str, Any]:
@@ -74,11 +99,10 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         self.rules = get_game(game)
         if self.rules.info.real_time:
             raise BadOption(f"{game} is real-time: the generic AEC path takes turn-based games")
-        self.rules.info.check_player_count(players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise BadOption(f"render_mode {render_mode!r} is not supported (ansi, human or None)")
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.possible_agents = agent_names(self.rules.info, players)
         self.agents: list[str] = []
         self.options = dict(options or {})
         self.rules.new_game(self.possible_agents, self.options, seed=0)  # validates options

@@ -36,6 +36,7 @@ from gymnasium import spaces
 
 from bestiary.adapters.encoding import Encoding, ViewEncoding, encoding_for
 from bestiary.adapters.infos import step_info
+from bestiary.adapters.observation_space import dict_space
 from bestiary.adapters.policies import ViewEncoder, opponent
 from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.core.agent import Agent
@@ -68,16 +69,6 @@ def seating(
 def end_mask(size: int) -> np.ndarray:
     """The mask of an episode's last observation: all ones (see the module docstring)."""
     return np.ones(size, dtype=np.int8)
-
-
-def dict_space(size: int, high: np.ndarray, actions: int) -> spaces.Dict:
-    """The observation space of the envs: the encoding's vector and the action mask."""
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, high, shape=(size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
-        }
-    )
 
 
 def episode_options(base: Mapping[str, Any], options: Mapping[str, Any] | None) -> dict[str, Any]:

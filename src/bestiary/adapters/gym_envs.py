@@ -47,12 +47,12 @@ from bestiary.adapters.generic_gym import (
     AgainstOpponents,
     GameEnv,
     Opponents,
-    dict_space,
     end_mask,
     episode_options,
     seating,
 )
 from bestiary.adapters.infos import tick_info
+from bestiary.adapters.observation_space import dict_space
 from bestiary.adapters.policies import ViewEncoder
 from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.ticks import TickedWild

@@ -28,7 +28,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv, ParallelEnv, register
 from pettingzoo.utils import parallel_to_aec, wrappers
 
+from bestiary.adapters import generic_aec
+from bestiary.adapters.generic_aec import game_options
 from bestiary.adapters.infos import tick_info
+from bestiary.adapters.observation_space import dict_space
 from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
@@ -42,26 +45,7 @@ Observation = dict[str, np.ndarray]
 
 def agent_names(players: int) -> list[str]:
     """The agents (and engine player names) of a table of ``players``."""
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise BadOption(f"players must be a whole number, not {players!r}")
-    GAME.info.check_player_count(players)
-    return [f"player_{i}" for i in range(players)]
-
-
-def game_options(
-    base: Mapping[str, Any], reset_options: Mapping[str, Any] | None
-) -> dict[str, Any]:
-    """Options for one episode: ``reset(options={"game_options": {...}})`` overrides the env's.
-
-    Other keys of ``reset``'s options are ignored, as Gymnasium envs do.
-    """
-    merged = dict(base)
-    if reset_options and "game_options" in reset_options:
-        extra = reset_options["game_options"]
-        if not isinstance(extra, Mapping):
-            raise BadOption("reset option 'game_options' must be a mapping of game options")
-        merged.update(extra)
-    return merged
+    return generic_aec.agent_names(GAME.info, players)
 
 
 class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
@@ -93,14 +77,7 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
         self.render_mode = check_render_mode(render_mode)
         self.encoding = WildEncoding(self.possible_agents, objectives=self._objectives)
         enc = self.encoding
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0.0, high=enc.observation_high(), shape=(enc.obs_size,), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(low=0, high=1, shape=(enc.size,), dtype=np.int8),
-            }
-        )
+        self._obs_space = dict_space(enc.obs_size, enc.observation_high(), enc.size)
         self._act_space = spaces.Discrete(enc.size)
         self._rng = random.Random()
         self._table: TickedWild | None = None
