@@ -12,7 +12,8 @@ as it does in ``bestiary sim`` and at a live table.
   bytes, zero-padded to ``max_view_bytes`` (``uint8``; ``view_from`` reads it back), so
   nothing hidden from the seat can reach the learner; plus the ``int8`` action mask.
 - Reward at the end: +1 for each winner (a shared win too), -1 for the others.
-- ``infos`` have a fixed shape: ``{"winners": int8 vector in seat order}`` at the end.
+- ``infos`` have a fixed shape: ``{"winners": int8 vector in seat order}``, all zero until
+  the end (``infos.step_info``).
 
 >>> e = env("critters", players=2, max_actions=2048)
 >>> e.reset(seed=1)
@@ -34,9 +35,12 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from bestiary.adapters.encoding import Encoding
+from bestiary.adapters.infos import step_info
+from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.core.driver import Match
 from bestiary.core.errors import BadOption
-from bestiary.core.game import State, get_game
+from bestiary.core.game import Game, State, get_game
 from bestiary.core.info import GameInfo
 
 Observation = dict[str, np.ndarray]
@@ -72,12 +76,134 @@ def view_from(observation: np.ndarray) -> dict[str, Any]:
     return view
 
 
-class raw_env(AECEnv[str, Observation, int], EzPickle):
+class EncodedAEC(AECEnv[str, Observation, int]):
+    """A turn-based game as an AEC env over an encoding (``adapters.encoding``'s shape).
+
+    What a game's own AEC env (``critters_v0``) and the generic one share: the agents, the
+    driver (every agent an outside seat; it samples chance from the env's seed), rewards at
+    the end (+1 for each winner, -1 for the others; 0 for all when ``max_cycles`` moves cut the
+    game short), infos of one fixed shape (``infos.step_info``). A subclass sets ``rules``,
+    ``encoding`` and the spaces, then calls ``seat_agents``; it may declare ``describe`` (the
+    ``ansi`` text), ``check_episode`` and ``decode``.
+    """
+
+    rules: Game
+    encoding: Encoding
+    _obs_space: spaces.Space[Any]
+    _act_space: spaces.Space[Any]
+
+    def seat_agents(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None,
+        max_cycles: int,
+        render_mode: str | None,
+    ) -> State:
+        """The agents, options and limits; the options checked on a game dealt with seed 0."""
+        self.possible_agents = agent_names(self.rules.info, players)
+        self.agents: list[str] = []
+        self.options = dict(options or {})
+        self.max_cycles = max_cycles
+        self.render_mode = check_render_mode(render_mode)
+        self._rng = random.Random()
+        self._match: Match | None = None
+        self._moves = 0
+        return self.rules.new_game(self.possible_agents, self.options, seed=0)
+
+    @functools.cache  # noqa: B019 (one space object per agent, as required)
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    @functools.cache  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    @property
+    def game_state(self) -> State:
+        """The engine state being played (after ``reset``)."""
+        if self._match is None:
+            raise RuntimeError("call reset() before using the env")
+        return self._match.state
+
+    def check_episode(self, state: State) -> None:
+        """Refuse an episode's options that would change the spaces (none by default)."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        episode_options = game_options(self.options, options)
+        state = self.rules.new_game(
+            self.possible_agents, episode_options, seed=self._rng.randrange(2**63)
+        )
+        self.check_episode(state)
+        self._match = Match(self.rules, state, {}, seed=self._rng.randrange(2**63))
+        self._moves = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: step_info(self.agents) for a in self.agents}
+        self.agent_selection = self._next(self.agents[0])
+
+    def observe(self, agent: str) -> Observation:
+        state = self.game_state
+        enc = self.encoding
+        return {
+            "observation": enc.observe(state.view(agent)),
+            "action_mask": enc.mask(state.legal_actions(agent)),
+        }
+
+    def decode(self, agent: str, action: int | None) -> Any:
+        """The move ``action`` stands for (the driver refuses an illegal one)."""
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for agents that are done")
+        return self.encoding.action(agent, int(action))
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = self.decode(agent, action)
+        state = self.game_state
+        self._cumulative_rewards[agent] = 0.0
+        assert self._match is not None
+        self._match.submit(agent, move)
+        self._moves += 1
+        self._clear_rewards()
+        if state.is_over:
+            winners = state.winners()
+            for a in self.agents:
+                self.rewards[a] = 1.0 if a in winners else -1.0
+                self.terminations[a] = True
+                self.infos[a] = step_info(self.possible_agents, winners)
+        elif self._moves >= self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self.agent_selection = self._next(agent)
+
+    def _next(self, fallback: str) -> str:
+        actors = self.game_state.actors
+        return actors[0] if actors else fallback
+
+    def describe(self) -> str:
+        """The ``ansi`` render: the public view as JSON, unless the game's env says it better."""
+        return json.dumps(self.game_state.view(None), sort_keys=True)
+
+    def render(self) -> str | None:
+        return show(self.describe, self.render_mode)
+
+    def close(self) -> None:
+        self._match = None
+
+
+class raw_env(EncodedAEC, EzPickle):
     """``game`` for ``players`` agents named ``player_0``, ``player_1``, ..."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "bestiary_generic_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": RENDER_MODES,
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -99,16 +225,9 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         self.rules = get_game(game)
         if self.rules.info.real_time:
             raise BadOption(f"{game} is real-time: the generic AEC path takes turn-based games")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadOption(f"render_mode {render_mode!r} is not supported (ansi, human or None)")
-        self.render_mode = render_mode
-        self.possible_agents = agent_names(self.rules.info, players)
-        self.agents: list[str] = []
-        self.options = dict(options or {})
-        self.rules.new_game(self.possible_agents, self.options, seed=0)  # validates options
+        self.seat_agents(players, options, max_cycles, render_mode)
         self.max_actions = max_actions
         self.max_view_bytes = max_view_bytes
-        self.max_cycles = max_cycles
         self._obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, 127, shape=(max_view_bytes,), dtype=np.uint8),
@@ -116,39 +235,6 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
             }
         )
         self._act_space = spaces.Discrete(max_actions)
-        self._rng = random.Random()
-        self._match: Match | None = None
-        self._moves = 0
-
-    @functools.cache  # noqa: B019 (one space object per agent, as required)
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
-
-    @property
-    def game_state(self) -> State:
-        if self._match is None:
-            raise RuntimeError("call reset() before using the env")
-        return self._match.state
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = random.Random(seed)
-        state = self.rules.new_game(
-            self.possible_agents, self.options, seed=self._rng.randrange(2**63)
-        )
-        self._match = Match(self.rules, state, {}, seed=self._rng.randrange(2**63))
-        self._moves = 0
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self._next(self.agents[0])
 
     def _legal(self, agent: str) -> list[Any]:
         legal = self.game_state.legal_actions(agent)
@@ -158,6 +244,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
             )
         return legal
 
+    # The view as bytes and the i-th legal action (the generic encoding's ids, uint8 here).
     def observe(self, agent: str) -> Observation:
         state = self.game_state
         mask = np.zeros(self.max_actions, dtype=np.int8)
@@ -172,47 +259,11 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):
         view[: len(text)] = np.frombuffer(text, dtype=np.uint8)
         return {"observation": view, "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def decode(self, agent: str, action: int | None) -> Any:
         legal = self._legal(agent)
         if action is None or not 0 <= int(action) < len(legal):
             raise ValueError(f"{agent} must choose one of its {len(legal)} legal actions")
-        self._cumulative_rewards[agent] = 0.0
-        assert self._match is not None
-        self._match.submit(agent, legal[int(action)])
-        self._moves += 1
-        self._clear_rewards()
-        state = self.game_state
-        if state.is_over:
-            winners = state.winners()
-            bits = np.array([a in winners for a in self.possible_agents], dtype=np.int8)
-            for a in self.agents:
-                self.rewards[a] = 1.0 if a in winners else -1.0
-                self.terminations[a] = True
-                self.infos[a] = {"winners": bits}
-        elif self._moves >= self.max_cycles:
-            self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        self.agent_selection = self._next(agent)
-
-    def _next(self, fallback: str) -> str:
-        actors = self.game_state.actors
-        return actors[0] if actors else fallback
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = json.dumps(self.game_state.view(None), sort_keys=True)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        self._match = None
+        return legal[int(action)]
 
 
 def env(game: str, **kwargs: Any) -> Any:
