@@ -35,7 +35,7 @@ import numpy as np
 import pyspiel
 
 from bestiary.adapters.encoding import Encoding, encoding_for
-from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.spiel_cells import Cell, Shared, Tables
 from bestiary.adapters.spiel_pieces import game_type
 from bestiary.core.errors import BadOption
 from bestiary.core.game import State, get_game, redacted
@@ -90,17 +90,7 @@ class Table(Shared):
             raise BadOption("deals, chance_samples and max_game_length must be at least 1")
 
 
-_TABLES: dict[tuple[tuple[str, Any], ...], Table] = {}
-
-
-def table_for(params: dict[str, Any]) -> Table:
-    """The (cached) table of a parameter set (kept outside the pybind11 game object, whose
-    Python attributes only C++ holds would be lost: see ``openspiel_critters``)."""
-    key = tuple(sorted({**DEFAULT_PARAMS, **params}.items()))
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = Table(dict(key))
-    return table
+table_for = Tables(DEFAULT_PARAMS, Table)
 
 
 class BestiaryGame(pyspiel.Game):

@@ -40,7 +40,7 @@ from typing import Any
 import pyspiel
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
-from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.spiel_cells import Cell, Shared, Tables
 from bestiary.adapters.spiel_pieces import game_type, named_pieces, shows
 from bestiary.adapters.variants import variant_options
 from bestiary.core.errors import BadOption
@@ -138,20 +138,7 @@ class Table(Shared):
         self.chance_outcomes = max(len(self.encoding.cards), len(self.deals))
 
 
-_TABLES: dict[tuple[tuple[str, Any], ...], Table] = {}
-
-
-def table_for(params: dict[str, Any]) -> Table:
-    """The (cached) table of a parameter set.
-
-    Kept outside the pybind11 game object: Python attributes of a game that only C++ holds
-    are lost, so states look their table up by the game's parameters.
-    """
-    key = tuple(sorted({**DEFAULT_PARAMS, **params}.items()))
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = Table(dict(key))
-    return table
+table_for = Tables(DEFAULT_PARAMS, Table)
 
 
 class CrittersGame(pyspiel.Game):

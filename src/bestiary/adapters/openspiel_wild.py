@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bestiary.adapters.spiel_cells import Cell, Shared
+from bestiary.adapters.spiel_cells import Cell, Shared, Tables
 from bestiary.adapters.spiel_pieces import game_type, named_pieces, shows
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import CALL, DISCARD, MEET, WildEncoding
@@ -112,15 +112,7 @@ class Table(Shared):
         self.max_chance = max(5, len(OBJECTIVES), math.factorial(self.n))
 
 
-_TABLES: dict[tuple[tuple[str, Any], ...], Table] = {}
-
-
-def table_for(params: dict[str, Any]) -> Table:
-    key = tuple(sorted({**DEFAULT_PARAMS, **params}.items()))
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = Table(dict(key))
-    return table
+table_for = Tables(DEFAULT_PARAMS, Table)
 
 
 class WildGame(pyspiel.Game):
