@@ -9,11 +9,13 @@ needs neither: each library has its own modules.
 - ``critters_v0``, ``wild_v0``: the PettingZoo envs (``pettingzoo_envs`` registers both).
 - ``gym_envs``: ``bestiary/Critters-v0`` and ``bestiary/Wild-v0`` against bots.
 - ``openspiel_critters``, ``openspiel_wild``: ``python_bestiary_critters``/``_wild`` games.
-- ``spiel_cells``: cheap copies for OpenSpiel's ``clone()``.
+- ``spiel_cells``: cheap copies for OpenSpiel's ``clone()``, and each parameter set's table.
+- ``observation_space``: the ``{"observation", "action_mask"}`` space every encoded face has.
 - ``encoding``: the encoding a game declares (``GameInfo.faces.encoding``), else the generic one
   from its view and legal actions; ``generic_aec`` (PettingZoo), ``generic_gym``
   (``bestiary/Game-v0`` and ``vector_env``), ``generic_spiel`` (``python_bestiary_game``): the
-  faces any turn-based game gets from it, with no module of its own.
+  faces any turn-based game gets from it, with no module of its own; ``CrittersEnv`` and
+  ``critters_v0`` are these faces with critters' declarations.
 - ``speed``: steps/s through each adapter and the peers (``bestiary bench --adapters``).
 
 See docs/rl.md for the encodings and the choices made.
