@@ -59,12 +59,10 @@ STILL_OUTSIDE = {
     "sim/ceiling.py": "critters' learning ceiling",
     "sim/ladder.py": "the bot ladder of docs/bots.md, per game",
     "sim/speed.py": "critters' engine benchmark",
-    # Each game's terminal board (GameInfo.faces.terminal) and its words.
-    "tui/critters_table.py": "critters' terminal table",
-    "tui/marks.py": "creature and critter marks",
+    # Each game's terminal board (GameInfo.faces.terminal): its table, card marks and words.
+    "tui/critters_table.py": "critters' terminal board",
     "tui/menu.py": "critters' move menu",
-    "tui/wild_table.py": "wild's terminal table",
-    "tui/words.py": "wild's and critters' log sentences",
+    "tui/wild_table.py": "wild's terminal board",
 }
 
 

@@ -19,12 +19,11 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from bestiary.tui.critters_table import critters_table, full_kinds
+from bestiary.tui.critters_table import critters_table, critters_words, full_kinds
 from bestiary.tui.generic_app import SeatApp
 from bestiary.tui.live import LiveTable
 from bestiary.tui.menu import MoveGroup, group_moves
 from bestiary.tui.screens import CRITTERS_HELP, EndScreen, HelpScreen
-from bestiary.tui.words import critters_words
 
 BACK = "back"
 

@@ -2,22 +2,103 @@
 whose turn, and the action awaiting an answer.
 
 ``reveal`` (the omniscient ``summary()``) is given only by the replay viewer's show-everything
-mode, to show every hand.
+mode, to show every hand. Its cards' marks (kinds by their letters, wilds and action cards
+by a shape) and its events in words are here too: critters' whole terminal board.
+
+>>> critters_words({"by": "bob", "do": "hop_over", "target": "ann", "kind": "fox", "card": "fox"})
+"bob plays Hop Over on ann: take a fox from ann's fox set"
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from bestiary.core.game import State
 from bestiary.critters.cards import WILD
 from bestiary.tui.boards import Board
-from bestiary.tui.marks import critter_card, player_text
-from bestiary.tui.words import critters_line, critters_words
+from bestiary.tui.marks import player_text
+from bestiary.tui.words import Event, LogLine
+
+# Critters: kinds get their first letters; wilds and action cards get a shape.
+CRITTER_SPECIAL: Final = {
+    WILD: "★",
+    "no": "✋",
+    "hop_over": "↷",
+    "game_changer": "⇄",
+    "ultimate_collector": "⚑",
+}
+CRITTER_CARD_NAMES: Final = {
+    WILD: WILD,  # the card's own name
+    "no": "NO!",
+    "hop_over": "Hop Over",
+    "game_changer": "Game Changer",
+    "ultimate_collector": "Ultimate Collector",
+}
+
+
+def critter_card(card: str) -> str:
+    """A critter card's short name with its shape (action cards by their card names)."""
+    if card in CRITTER_SPECIAL:
+        return f"{CRITTER_SPECIAL[card]} {CRITTER_CARD_NAMES[card]}"
+    return card
+
+
+def _cards(cards: Any) -> str:
+    return " ".join(str(c) for c in cards) if isinstance(cards, list) else str(cards)
+
+
+def critters_words(event: Event) -> str:
+    """One critters event in words (every critters move is public)."""
+    by = event.get("by", "")
+    do = event.get("do")
+    target = event.get("target", "")
+    kind = event.get("kind", "")
+    if do == "down":
+        if event.get("card") == WILD:
+            return f"{by} puts down a wild as a {event.get('as')}"
+        return f"{by} puts down a {event.get('card')}"
+    if do == "set":
+        return f"{by} plays a full {kind} set: {_cards(event.get('cards'))}"
+    if do == "complete":
+        return f"{by} completes their {kind} set with {_cards(event.get('cards'))}"
+    if do == "hop_over":
+        what = "the wild" if event.get("card") == WILD else f"a {event.get('card')}"
+        return f"{by} plays Hop Over on {target}: take {what} from {target}'s {kind} set"
+    if do == "game_changer":
+        give, take = event.get("give", {}), event.get("take", {})
+        return (
+            f"{by} plays Game Changer on {target}: give their {give.get('card')} "
+            f"({give.get('kind')} set) for {target}'s {take.get('card')} ({take.get('kind')} set)"
+        )
+    if do == "ultimate_collector":
+        return f"{by} plays Ultimate Collector on {target}: steal {target}'s full {kind} set"
+    if do == "no":
+        return f"{by} says NO! The action is cancelled"
+    if do == "allow":
+        return f"{by} allows it"
+    if do == "swap_wild":
+        return (
+            f"{by} puts a {kind} in place of the wild in their full {kind} set; "
+            f"the wild becomes a {event.get('to')}"
+        )
+    if do == "pass":
+        return f"{by} passes"
+    if do == "discard":
+        return f"{by} must discard: a {event.get('card')} goes to the centre pile"
+    if do == "reshuffle":
+        return "the centre pile is shuffled into a new Draw Pile"
+    return str(event)
+
+
+def critters_line(event: Event, viewer: str | None, after: State, progressed: bool) -> LogLine:
+    """A critters event for ``viewer``'s log: lines that target the viewer stand out."""
+    return LogLine(critters_words(event), viewer is not None and event.get("target") == viewer)
+
 
 View = Mapping[str, Any]
 

@@ -2,23 +2,96 @@
 the Watering Hole, scores and the food chain.
 
 ``reveal`` (the omniscient ``summary()``) is given only by the replay viewer's show-everything
-mode; a player's screen is drawn from their own view alone.
+mode; a player's screen is drawn from their own view alone. Its creatures' marks (a shape
+beside every colour) and its events in words are here too: wild's whole terminal board.
+
+>>> creature_mark("skeevil")
+'■ skeevil'
+>>> wild_words({"by": "ann", "do": "call", "call": "megalotaur"})
+"ann calls 'HROOM!' (megalotaur) with a face-down card"
+>>> wild_words({"by": "ann", "do": "call", "card": "snerlep", "call": "megalotaur"})
+"ann calls 'HROOM!' (megalotaur) with their snerlep"
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from bestiary.core.game import State
 from bestiary.tui.boards import Board
-from bestiary.tui.marks import CREATURE_COLOURS, CREATURE_SHAPES, creature_text, player_text
-from bestiary.tui.words import wild_line
+from bestiary.tui.marks import player_text
+from bestiary.tui.words import Event, LogLine
 from bestiary.wild.cards import CREATURES, SOUNDS
+
+CREATURE_SHAPES: Final = {
+    "megalotaur": "▲",
+    "snerlep": "~",
+    "fizzalisk": "✦",
+    "wiffaloon": "●",
+    "skeevil": "■",
+}
+CREATURE_COLOURS: Final = {
+    "megalotaur": "red",
+    "snerlep": "green",
+    "fizzalisk": "yellow",
+    "wiffaloon": "cyan",
+    "skeevil": "magenta",
+}
+
+
+def creature_mark(creature: str) -> str:
+    """A creature with its shape, readable without colour."""
+    return f"{CREATURE_SHAPES.get(creature, '?')} {creature}"
+
+
+def creature_text(creature: str) -> Text:
+    """A creature with its shape, in its colour."""
+    return Text(creature_mark(creature), style=CREATURE_COLOURS.get(creature, ""))
+
+
+def wild_words(event: Event, viewer: str | None = None, meeting: str | None = None) -> str:
+    """One wild event in words; ``meeting`` is the outcome text when the event made one."""
+    by = event.get("by", "")
+    do = event.get("do")
+    card = event.get("card") if by != viewer else None
+    if do == "draw":
+        return f"{by} draws a card"
+    if do == "call":
+        call = event["call"]
+        hidden = f"their {card}" if card else "a face-down card"
+        return f"{by} calls {SOUNDS[call]!r} ({call}) with {hidden}"
+    if do == "withdraw":
+        return f"{by} takes their offer back"
+    if do == "discard":
+        what = f"a {card}" if card else "a card"
+        return f"{by} discards {what} face-down at the Watering Hole"
+    if do == "reveal_own":
+        return f"{by} flips their own offer: it goes face-down to the Watering Hole"
+    if do == "meet":
+        other = event.get("with", "")
+        if meeting is not None:
+            return f"{by} and {other} meet: {meeting}"
+        return f"{by} asks {other} to meet"
+    if do == "nightfall":
+        return "Nightfall: no meeting for too long, the game ends"
+    return str(event)
+
+
+def wild_line(event: Event, viewer: str | None, after: State, progressed: bool) -> LogLine:
+    """A wild event for ``viewer``'s log; ``progressed``: it made a meeting (``after``'s last)."""
+    from bestiary.wild import WildState, describe_meeting
+
+    if event.get("do") == "meet" and progressed and isinstance(after, WildState):
+        text = wild_words(event, viewer, meeting=describe_meeting(after.meetings[-1]))
+        return LogLine(text, viewer is not None and viewer in (event.get("by"), event.get("with")))
+    return LogLine(wild_words(event, viewer), viewer is not None and event.get("with") == viewer)
+
 
 View = Mapping[str, Any]
 
