@@ -163,6 +163,13 @@ class GameEnv(AgainstOpponents):
             return enc.observation_high()
         return np.full(enc.obs_size, np.inf, dtype=np.float32)
 
+    def legal_move(self, action_id: int) -> Any | None:
+        """The learner's legal move that ``action_id`` stands for, or None if none."""
+        mask = self.encoding.mask(self.game_state.legal_actions(self.learner))
+        if not 0 <= action_id < len(mask) or not mask[action_id]:
+            return None
+        return self.encoding.action(self.learner, action_id)
+
     def describe(self) -> str:
         """The ``ansi`` render: the public view, unless the game's env says it in its words."""
         return str(self.game_state.view(None))
@@ -205,11 +212,11 @@ class GameEnv(AgainstOpponents):
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         state = self.game_state
         a = int(action)
-        mask = self.encoding.mask(state.legal_actions(self.learner))
-        if not 0 <= a < len(mask) or not mask[a]:
+        move = self.legal_move(a)
+        if move is None:
             info = self._info(f"action {a} is not legal now")
             return self._observe(over=True), self.illegal_reward, True, False, info
-        self.match.submit(self.learner, self.encoding.action(self.learner, a))
+        self.match.submit(self.learner, move)
         self._moves += 1
         self._play_opponents()
         if state.is_over:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, SupportsFloat, cast
+from typing import TYPE_CHECKING, Any, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -91,14 +91,20 @@ class CrittersEnv(GameEnv):
         assert isinstance(probe, CrittersState)
         return self.encoding.observation_high(probe.table.deck.size)
 
+    def legal_move(self, action_id: int) -> Any | None:
+        # Each critters action has its own id: a lookup, cheaper than a whole mask per step.
+        legal = self.game_state.legal_actions(self.learner)
+        return {self.encoding.action_id(x): x for x in legal}.get(action_id)
+
     def describe(self) -> str:
         from bestiary.adapters.critters_v0 import describe_table
 
         return describe_table(self.game_state)
 
-    @property
-    def game_state(self) -> CrittersState:
-        return cast(CrittersState, super().game_state)
+    if TYPE_CHECKING:  # the generic property, typed as critters' (no extra call per step)
+
+        @property
+        def game_state(self) -> CrittersState: ...
 
 
 class WildEnv(AgainstOpponents):
