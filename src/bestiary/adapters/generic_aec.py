@@ -23,7 +23,6 @@ as it does in ``bestiary sim`` and at a live table.
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from collections.abc import Mapping
@@ -37,6 +36,7 @@ from pettingzoo.utils import wrappers
 
 from bestiary.adapters.encoding import Encoding
 from bestiary.adapters.infos import step_info
+from bestiary.adapters.observation_space import SpacePerAgent
 from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.core.driver import Match
 from bestiary.core.errors import BadOption
@@ -76,7 +76,7 @@ def view_from(observation: np.ndarray) -> dict[str, Any]:
     return view
 
 
-class EncodedAEC(AECEnv[str, Observation, int]):
+class EncodedAEC(SpacePerAgent, AECEnv[str, Observation, int]):
     """A turn-based game as an AEC env over an encoding (``adapters.encoding``'s shape).
 
     What a game's own AEC env (``critters_v0``) and the generic one share: the agents, the
@@ -89,8 +89,6 @@ class EncodedAEC(AECEnv[str, Observation, int]):
 
     rules: Game
     encoding: Encoding
-    _obs_space: spaces.Space[Any]
-    _act_space: spaces.Space[Any]
 
     def seat_agents(
         self,
@@ -109,14 +107,6 @@ class EncodedAEC(AECEnv[str, Observation, int]):
         self._match: Match | None = None
         self._moves = 0
         return self.rules.new_game(self.possible_agents, self.options, seed=0)
-
-    @functools.cache  # noqa: B019 (one space object per agent, as required)
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
 
     @property
     def game_state(self) -> State:

@@ -17,7 +17,6 @@ at each step, so an episode's return is the agent's final score.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -31,7 +30,7 @@ from pettingzoo.utils import parallel_to_aec, wrappers
 from bestiary.adapters import generic_aec
 from bestiary.adapters.generic_aec import game_options
 from bestiary.adapters.infos import tick_info
-from bestiary.adapters.observation_space import dict_space
+from bestiary.adapters.observation_space import SpacePerAgent, dict_space
 from bestiary.adapters.render import RENDER_MODES, check_render_mode, show
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
@@ -48,7 +47,7 @@ def agent_names(players: int) -> list[str]:
     return generic_aec.agent_names(GAME.info, players)
 
 
-class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
+class parallel_env(SpacePerAgent, ParallelEnv[str, Observation, int], EzPickle):
     """Call of the Wild for ``players`` agents, every agent acting each tick."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -85,14 +84,6 @@ class parallel_env(ParallelEnv[str, Observation, int], EzPickle):
         self._scores: dict[str, int] = {}
 
     # -------------------------------------------------------------- PettingZoo API
-
-    @functools.cache  # noqa: B019 (one space object per agent, as required)
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
 
     @property
     def table(self) -> TickedWild:
