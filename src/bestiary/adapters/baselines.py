@@ -4,7 +4,8 @@
 of learner env steps (so a result does not depend on the machine's load):
 
 - **MaskablePPO** (sb3-contrib) on ``bestiary/Critters-v0`` / ``bestiary/Wild-v0`` (two envs,
-  two seats), against ``random`` opponents;
+  two seats), against ``random`` opponents; ``wild-small`` is wild's small variant for 2
+  (``bestiary.wild.info.VARIANTS``), the same agents with the variant's options;
 - **masked Double DQN** (below, in torch) on the vector env (``bestiary.adapters.vector``),
   same games, same opponents. SB3's DQN takes no action mask, and Tianshou's API changes
   between major versions; this one uses the mask where a DQN must: exploration samples only
