@@ -23,6 +23,8 @@ from bestiary.core.errors import BadOption  # noqa: E402
         ("bestiary/Critters-v0", {"players": 3, "opponents": ["greedy", "random"], "seat": 1}),
         ("bestiary/Wild-v0", {}),
         ("bestiary/Wild-v0", {"players": 3, "opponents": "honest", "seat": 2}),
+        ("bestiary/Wild-small-v0", {}),
+        ("bestiary/Wild-small-v0", {"opponents": "reader", "seat": 1}),
     ],
 )
 def test_registered_envs_pass_check_env(env_id: str, kwargs: dict[str, Any]) -> None:

@@ -25,6 +25,7 @@ from bestiary.adapters import critters_v0, wild_v0  # noqa: E402
 from bestiary.core.errors import BadOption  # noqa: E402
 from bestiary.core.game import replay  # noqa: E402
 from bestiary.critters.state import determinize  # noqa: E402
+from bestiary.wild.info import VARIANTS as WILD_VARIANTS  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -52,6 +53,12 @@ def test_critters_passes_seed_test(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_wild_passes_parallel_api_test(players: int) -> None:
     parallel_api_test(wild_v0.parallel_env(players=players), num_cycles=400)
+
+
+def test_the_small_wild_variant_passes_the_api_tests() -> None:
+    small = WILD_VARIANTS["small"]
+    parallel_api_test(wild_v0.parallel_env(players=2, options=small), num_cycles=400)
+    api_test(wild_v0.env(players=2, options=small), num_cycles=300)
 
 
 def test_wild_passes_parallel_seed_test() -> None:

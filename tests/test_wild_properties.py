@@ -1,4 +1,5 @@
-"""Hypothesis properties of wild under random legal play."""
+"""Hypothesis properties of wild under random legal play, with the sheet's Packs and smaller
+ones (the ``pack_creatures`` and ``pack_copies`` options)."""
 
 from __future__ import annotations
 
@@ -11,23 +12,38 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bestiary.core.game import replay
-from bestiary.wild import CREATURES, GAME, OBJECTIVES, Nightfall, WildState
+from bestiary.wild import GAME, OBJECTIVES, Nightfall, WildState
 from bestiary.wild.objectives import OBJECTIVE_BY_ID
+from bestiary.wild.setup import pack_for
 
 PLAYERS = ["ann", "bob", "carl", "dee", "eve", "fay"]
-FULL_PACK = Counter(CREATURES * 2)
+# (pack_creatures, pack_copies): the sheet's Pack first, then every smaller one.
+PACKS = [(5, 2), (3, 1), (3, 2), (4, 1), (4, 2), (5, 1)]
+Game = tuple[int, int, bool, bool, tuple[int, int]]
 
 games = st.tuples(
     st.integers(0, 2**32),
     st.integers(2, 6),
     st.booleans(),
     st.booleans(),
+    st.sampled_from(PACKS),
 )
 
 
-def new(seed: int, n: int, bonus: bool, objectives: bool) -> WildState:
-    options = {"mating_bonus": bonus, "objectives": objectives}
+def new(seed: int, n: int, bonus: bool, objectives: bool, pack: tuple[int, int]) -> WildState:
+    creatures, copies = pack
+    options = {
+        "mating_bonus": bonus,
+        "objectives": objectives,
+        "pack_creatures": creatures,
+        "pack_copies": copies,
+    }
     return GAME.new_game(PLAYERS[:n], options, seed=seed)
+
+
+def full_pack(state: WildState) -> Counter[str]:
+    """Every card one player was dealt."""
+    return Counter(pack_for(state.deal.options))
 
 
 def random_step(state: WildState, rng: random.Random) -> bool:
@@ -39,7 +55,7 @@ def random_step(state: WildState, rng: random.Random) -> bool:
     return True
 
 
-def played(game: tuple[int, int, bool, bool], steps: int) -> tuple[WildState, random.Random]:
+def played(game: Game, steps: int) -> tuple[WildState, random.Random]:
     """A new game after up to ``steps`` random legal actions, and the RNG that chose them."""
     state = new(*game)
     rng = random.Random(game[0])
@@ -78,19 +94,18 @@ def check_scores(state: WildState) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(games, st.integers(0, 400))
-def test_cards_are_conserved_and_scores_follow_from_dens(
-    game: tuple[int, int, bool, bool], steps: int
-) -> None:
+def test_cards_are_conserved_and_scores_follow_from_dens(game: Game, steps: int) -> None:
     state = new(*game)
+    dealt = full_pack(state)
     rng = random.Random(game[0])
     for _ in range(steps):
         if state.is_over or not random_step(state, rng):
             break
-        assert cards_by_owner(state) == {p: FULL_PACK for p in state.players}
+        assert cards_by_owner(state) == {p: dealt for p in state.players}
         check_scores(state)
     if not state.is_over:
         state.apply(Nightfall())
-    assert cards_by_owner(state) == {p: FULL_PACK for p in state.players}
+    assert cards_by_owner(state) == {p: dealt for p in state.players}
     assert all(not state.hand(p) and state.offer(p) is None for p in state.players)
     check_scores(state)
     winners = state.winners()
@@ -99,7 +114,7 @@ def test_cards_are_conserved_and_scores_follow_from_dens(
 
 @settings(max_examples=150, deadline=None)
 @given(games)
-def test_random_play_ends_and_replays_exactly(game: tuple[int, int, bool, bool]) -> None:
+def test_random_play_ends_and_replays_exactly(game: Game) -> None:
     state = new(*game)
     steps = GAME.random_playout(state, random.Random(game[0]), max_steps=3000)
     assert state.is_over
@@ -146,9 +161,7 @@ def redeal_hidden(state: WildState, seat: str, rng: random.Random) -> WildState:
 
 @settings(max_examples=150, deadline=None)
 @given(games, st.integers(0, 200), st.integers(0, 5))
-def test_view_unchanged_when_hidden_cards_are_redealt(
-    game: tuple[int, int, bool, bool], steps: int, which: int
-) -> None:
+def test_view_unchanged_when_hidden_cards_are_redealt(game: Game, steps: int, which: int) -> None:
     state, rng = played(game, steps)
     seat = state.players[which % len(state.players)]
     for _ in range(3):
@@ -159,9 +172,7 @@ def test_view_unchanged_when_hidden_cards_are_redealt(
 
 @settings(max_examples=30, deadline=None)
 @given(games, st.integers(0, 200))
-def test_views_are_json_and_spectators_see_no_hidden_cards(
-    game: tuple[int, int, bool, bool], steps: int
-) -> None:
+def test_views_are_json_and_spectators_see_no_hidden_cards(game: Game, steps: int) -> None:
     state, _ = played(game, steps)
     spectator = state.view(None)
     assert json.loads(json.dumps(spectator)) == spectator

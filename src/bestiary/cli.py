@@ -703,7 +703,11 @@ def tournament_command(
 @app.command("baselines")
 def baselines_command(
     game: Annotated[
-        str, typer.Argument(help="A game with a baseline setting, or all of them.")
+        str,
+        typer.Argument(
+            help="A game or variant with a baseline setting (critters, wild, wild-small), "
+            "or all of them."
+        ),
     ] = "all",
     steps: Annotated[int, typer.Option(help="Learner env steps per agent (the budget).")] = 50_000,
     eval_games: Annotated[int, typer.Option(help="Games per cheap opponent.")] = 200,
@@ -713,7 +717,7 @@ def baselines_command(
     ),
     seed: Annotated[int, typer.Option(help="Training and evaluation seed.")] = 1,
 ) -> None:
-    """Train MaskablePPO and a masked DQN on each game (one core), save, evaluate."""
+    """Train MaskablePPO and a masked DQN on each game or variant (one core), save, evaluate."""
     if steps < 1 or eval_games < 1 or search_games < 0:
         raise _fail("--steps and --eval-games must be at least 1, --search-games at least 0")
     try:
@@ -722,8 +726,9 @@ def baselines_command(
         raise _fail(
             f"baselines need the learn extra (pip install 'bestiary[learn]'): {err}"
         ) from None
-    if game != "all" and _check_game(game) not in SETTINGS:
-        raise _fail(f"{game} has no baseline setting (games with one: {', '.join(SETTINGS)})")
+    if game != "all" and game not in SETTINGS:
+        _check_game(game)
+        raise _fail(f"{game} has no baseline setting (settings: {', '.join(SETTINGS)})")
     games = list(SETTINGS) if game == "all" else [game]
     run_baselines(games, steps, Path(out), seed, eval_games, search_games, echo=typer.echo)
 

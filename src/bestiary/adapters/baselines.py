@@ -4,7 +4,8 @@
 of learner env steps (so a result does not depend on the machine's load):
 
 - **MaskablePPO** (sb3-contrib) on ``bestiary/Critters-v0`` / ``bestiary/Wild-v0`` (two envs,
-  two seats), against ``random`` opponents;
+  two seats), against ``random`` opponents; ``wild-small`` is wild's small variant for 2
+  (``bestiary.wild.info.VARIANTS``), the same agents with the variant's options;
 - **masked Double DQN** (below, in torch) on the vector env (``bestiary.adapters.vector``),
   same games, same opponents. SB3's DQN takes no action mask, and Tianshou's API changes
   between major versions; this one uses the mask where a DQN must: exploration samples only
@@ -28,7 +29,7 @@ from __future__ import annotations
 import copy
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -44,6 +45,7 @@ from bestiary.core.agent import Agent
 from bestiary.sim.bots import make_agent
 from bestiary.sim.runner import GameSpec, play_game
 from bestiary.sim.stats import wilson
+from bestiary.wild.info import VARIANTS as WILD_VARIANTS
 
 Echo = Callable[[str], None]
 
@@ -61,6 +63,7 @@ class Setting:
     # Real time: also measured as trained, acting every tick in the Gym env (a bot at the
     # table decides only at its reaction times, 2 to 6 ticks apart).
     every_tick: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)  # the game's, for a variant
 
 
 SETTINGS = {
@@ -69,6 +72,17 @@ SETTINGS = {
     ),
     "wild": Setting(
         "wild", 4, (0, 2), ("random", "reader"), None, ("random", "reader"), every_tick=True
+    ),
+    # The small wild variant (docs/rl.md): 2 players, 3-card Packs.
+    "wild-small": Setting(
+        "wild",
+        2,
+        (0, 1),
+        ("random", "reader"),
+        None,
+        ("random", "reader"),
+        every_tick=True,
+        options=WILD_VARIANTS["small"],
     ),
 }
 UNIFORM = "random ids"  # the reference policy: a uniformly random legal id at every step
@@ -142,6 +156,7 @@ def train_dqn(setting: Setting, steps: int, seed: int, games: int = 8) -> QNet:
             players=setting.players,
             opponents=TRAINING_OPPONENT,
             seat=seat,
+            options=setting.options,
         )
         for seat in setting.seats
     ]
@@ -250,7 +265,12 @@ def train_ppo(setting: Setting, steps: int, seed: int) -> Any:
     single = gym_envs.CrittersEnv if setting.game == "critters" else gym_envs.WildEnv
 
     def build(seat: int) -> Callable[[], Any]:
-        return lambda: single(players=setting.players, opponents=TRAINING_OPPONENT, seat=seat)
+        return lambda: single(
+            players=setting.players,
+            opponents=TRAINING_OPPONENT,
+            seat=seat,
+            options=setting.options,
+        )
 
     env = DummyVecEnv([build(seat) for seat in setting.seats])
     rollout = max(16, min(256, steps // len(setting.seats)))
@@ -289,6 +309,9 @@ class Score:
     low: float
     high: float
     seconds: float
+    # Games the seat won alone, and whose win it shared (a 0-0 game is shared by everyone).
+    won: int = 0
+    shared: int = 0
 
     def cell(self) -> str:
         return f"{self.share:.2f} [{self.low:.2f}, {self.high:.2f}] n={self.games}"
@@ -301,11 +324,13 @@ def evaluate(
     against: str,
     games: int,
     seed: int,
+    options: Mapping[str, Any] | None = None,
 ) -> Score:
-    """Win share of one seat (a policy's agent, or a bot by name) over ``games`` sim games,
-    its seat rotating, every other seat ``against``."""
+    """Win share of one seat (a policy's agent, or a bot by name) over ``games`` sim games
+    (of ``options``), its seat rotating, every other seat ``against``."""
     start = time.perf_counter()
     wins = 0.0
+    won = shared = 0
 
     def maker(game_name: str, name: str, player: str, bot_seed: int) -> Agent:
         if name != "learner":
@@ -317,11 +342,15 @@ def evaluate(
     for g in range(games):
         seat = g % players
         bots = tuple("learner" if s == seat else against for s in range(players))
-        result = play_game(GameSpec(g, game, bots, seed=seed + g), bot_maker=maker)
+        spec = GameSpec(g, game, bots, seed=seed + g, options=dict(options or {}))
+        result = play_game(spec, bot_maker=maker)
         wins += result.win_share(seat)
+        if seat in result.winners:
+            won += len(result.winners) == 1
+            shared += len(result.winners) > 1
     low, high = wilson(wins, games)
     share = wins / games if games else 0.0
-    return Score(against, games, share, low, high, time.perf_counter() - start)
+    return Score(against, games, share, low, high, time.perf_counter() - start, won, shared)
 
 
 def evaluate_every_tick(
@@ -333,19 +362,26 @@ def evaluate_every_tick(
     play = as_policy(policy)
     assert play is not None
     wins = 0.0
+    won = shared = 0
     for g in range(games):
         seat = g % setting.players
-        env = gym_envs.WildEnv(players=setting.players, opponents=against, seat=seat)
+        env = gym_envs.WildEnv(
+            players=setting.players, opponents=against, seat=seat, options=setting.options
+        )
         observation, _ = env.reset(seed=seed + g)
         while True:
             observation, _, terminated, truncated, info = env.step(play(observation))
             if terminated or truncated:
                 winners = info["winners"]
                 wins += float(winners[seat]) / max(1, int(winners.sum()))
+                if winners[seat]:
+                    won += int(winners.sum()) == 1
+                    shared += int(winners.sum()) > 1
                 break
     low, high = wilson(wins, games)
     share = wins / games if games else 0.0
-    return Score(f"{against}, every tick", games, share, low, high, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return Score(f"{against}, every tick", games, share, low, high, seconds, won, shared)
 
 
 @dataclass
@@ -377,7 +413,9 @@ def _measure(
         opponents.append(setting.search)
     for against in opponents:
         games = search_games if against == setting.search else eval_games
-        row.scores.append(evaluate(setting.game, setting.players, seat, against, games, seed))
+        row.scores.append(
+            evaluate(setting.game, setting.players, seat, against, games, seed, setting.options)
+        )
     if setting.every_tick and policy is not None:
         for against in setting.against:
             row.scores.append(evaluate_every_tick(policy, setting, against, eval_games, seed))
@@ -389,6 +427,9 @@ def _agent_of(policy: Any, game: str) -> Callable[[str], Agent]:
     return lambda player: policy_agent(policy, game, player)
 
 
+TRAINERS = (("ppo", train_ppo, ".zip"), ("dqn", train_dqn, ".pt"))
+
+
 def run_baselines(
     games: Sequence[str],
     steps: int,
@@ -398,7 +439,8 @@ def run_baselines(
     search_games: int = 50,
     echo: Echo = print,
 ) -> list[Row]:
-    """Train, save, reload and evaluate both agents on each game; write ``out/GAME.json``."""
+    """Train, save, reload and evaluate both agents on each setting (``games``: keys of
+    ``SETTINGS``, a game or a variant); write ``out/SETTING.json``."""
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     rows: list[Row] = []
@@ -414,9 +456,18 @@ def run_baselines(
             uniform = UniformIds(seed)
             row = Row(game, UNIFORM)
             rows.append(
-                _measure(row, setting, _agent_of(uniform, game), uniform, eval_games, 0, seed, echo)
+                _measure(
+                    row,
+                    setting,
+                    _agent_of(uniform, setting.game),
+                    uniform,
+                    eval_games,
+                    0,
+                    seed,
+                    echo,
+                )
             )
-        for agent, train, suffix in (("ppo", train_ppo, ".zip"), ("dqn", train_dqn, ".pt")):
+        for agent, train, suffix in TRAINERS:
             start = time.perf_counter()
             model = train(setting, steps, seed)
             seconds = time.perf_counter() - start
@@ -424,7 +475,7 @@ def run_baselines(
             model.save(path)
             policy = load_policy(path)  # what is measured is what was saved
             row = Row(game, agent, steps, round(seconds, 1), str(path), path.stat().st_size)
-            seat = _agent_of(policy, game)
+            seat = _agent_of(policy, setting.game)
             rows.append(_measure(row, setting, seat, policy, eval_games, search_games, seed, echo))
             echo(
                 f"    trained in {seconds:.0f} s, "

@@ -61,6 +61,7 @@ from bestiary.core.game import State
 from bestiary.critters import CrittersState
 from bestiary.wild import GAME as WILD
 from bestiary.wild import WildAction
+from bestiary.wild.info import VARIANTS as WILD_VARIANTS
 
 __all__ = ["CrittersEnv", "Opponents", "WildEnv"]
 
@@ -212,3 +213,9 @@ class WildEnv(AgainstOpponents):
 
 gymnasium.register("bestiary/Critters-v0", entry_point="bestiary.adapters.gym_envs:CrittersEnv")
 gymnasium.register("bestiary/Wild-v0", entry_point="bestiary.adapters.gym_envs:WildEnv")
+# Wild's small variant for 2 (docs/rl.md): 3-card Packs; options=... replaces its options.
+gymnasium.register(
+    "bestiary/Wild-small-v0",
+    entry_point="bestiary.adapters.gym_envs:WildEnv",
+    kwargs={"players": 2, "options": WILD_VARIANTS["small"]},
+)

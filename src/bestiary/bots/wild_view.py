@@ -13,8 +13,7 @@ from typing import Any
 
 from bestiary.wild import CREATURES, Call, Discard, Draw, Meet, RevealOwn, Withdraw
 from bestiary.wild.analytics import INDEX as INDEX
-
-COPIES = 2  # each Pack holds two of each creature
+from bestiary.wild.setup import pack_for
 
 
 def eats(creature: str) -> str:
@@ -71,8 +70,9 @@ class Unseen:
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Unseen:
-        """Two of each creature per Pack, less every card of theirs seen face-up since."""
-        left = {p: Counter({c: COPIES for c in CREATURES}) for p in view["players"]}
+        """Each Pack as dealt (the sheet's: two of each creature), less every card of theirs
+        seen face-up since."""
+        left = {p: Counter(pack_for(view["options"])) for p in view["players"]}
         for den in view["dens"].values():
             for card in den:
                 left[card["owner"]][card["creature"]] -= 1

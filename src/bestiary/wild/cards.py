@@ -37,8 +37,19 @@ EATING_VERBS: Final = {
 
 PACK_SIZE: Final = 10
 COPIES_PER_PACK: Final = 2
-# The unshuffled Pack a seed shuffles: the food chain, twice.
-FRESH_PACK: Final = CREATURES + CREATURES
+
+
+def fresh_pack(creatures: int = 5, copies: int = COPIES_PER_PACK) -> tuple[str, ...]:
+    """The unshuffled Pack a seed shuffles: the first ``creatures`` of the food chain,
+    ``copies`` times (the sheet's: all five, twice; smaller Packs are options).
+
+    >>> fresh_pack(3, 1)
+    ('megalotaur', 'snerlep', 'fizzalisk')
+    """
+    return CREATURES[:creatures] * copies
+
+
+FRESH_PACK: Final = fresh_pack()
 
 
 def eaten_by_index(creature: int) -> int:

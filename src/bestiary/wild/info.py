@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bestiary.core.info import Faces, GameInfo, OptionSpec
 from bestiary.wild.analytics import ANALYTICS
 from bestiary.wild.cards import CREATURES, EATING_VERBS, SOUNDS, eaten_by_index
@@ -29,7 +31,35 @@ OPTIONS = (
         maximum=3600,
         description="the game ends at Nightfall after this many seconds without a meeting",
     ),
+    # Smaller Packs (docs/rulings.md): the food chain is the sheet's, only fewer of its
+    # creatures are dealt, from Megalotaur down.
+    OptionSpec(
+        "pack_creatures",
+        "int",
+        5,
+        minimum=3,
+        maximum=5,
+        description="each Pack holds the first this many creatures of the food chain",
+    ),
+    OptionSpec(
+        "pack_copies",
+        "int",
+        2,
+        minimum=1,
+        maximum=2,
+        description="copies of each of those creatures in a Pack",
+    ),
 )
+# Options a record names only when they differ from the sheet's game (see WildState.header).
+PACK_OPTIONS = ("pack_creatures", "pack_copies")
+
+# Named option sets (docs/rl.md). ``small``: for 2 players, small enough to learn in minutes on
+# one core: Packs of three cards (one Megalotaur, one Snerlep, one Fizzalisk, the top of the
+# sheet's food chain: Megalotaur has no eater in them and Fizzalisk eats nothing), Nightfall
+# after 30 seconds without a meeting.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "small": {"pack_creatures": 3, "pack_copies": 1, "nightfall_seconds": 30},
+}
 
 INFO = GameInfo(
     name="wild",

@@ -1,7 +1,9 @@
 """Setting up a wild game: players, options, Packs and Objectives checked, and the deal.
 
-Dealing from a seed is ``random.Random(seed)``: each Pack (``FRESH_PACK``) is shuffled in seat
-order, then the Objective deck (``OBJECTIVE_IDS``) is shuffled and seat i takes card i.
+Dealing from a seed is ``random.Random(seed)``: each Pack (``fresh_pack``: the sheet's ten
+cards, or the smaller Pack the ``pack_creatures`` and ``pack_copies`` options ask for) is
+shuffled in seat order, then the Objective deck (``OBJECTIVE_IDS``) is shuffled and seat i
+takes card i.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from bestiary.core.errors import BadOption
 from bestiary.core.values import by_fields
-from bestiary.wild.cards import COPIES_PER_PACK, CREATURE_INDEX, CREATURES, FRESH_PACK, PACK_SIZE
+from bestiary.wild.cards import CREATURE_INDEX, CREATURES, fresh_pack
 from bestiary.wild.info import INFO
 from bestiary.wild.objectives import OBJECTIVE_BY_ID, OBJECTIVE_IDS
 
@@ -51,20 +53,30 @@ def check_options(options: Any, *, from_record: bool = False) -> dict[str, Any]:
     return {**INFO.defaults(), **INFO.check_options(options, from_record=from_record)}
 
 
-def check_pack(player: str, pack: Any) -> tuple[str, ...]:
-    if not isinstance(pack, list | tuple) or len(pack) != PACK_SIZE:
-        raise BadOption(f"{player}'s Pack must be a list of exactly {PACK_SIZE} creatures")
+def pack_for(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The unshuffled Pack every player holds under ``options`` (checked ones)."""
+    return fresh_pack(options["pack_creatures"], options["pack_copies"])
+
+
+def check_pack(player: str, pack: Any, fresh: tuple[str, ...]) -> tuple[str, ...]:
+    """``pack`` if it holds exactly the cards of ``fresh`` (in any order)."""
+    if not isinstance(pack, list | tuple) or len(pack) != len(fresh):
+        raise BadOption(f"{player}'s Pack must be a list of exactly {len(fresh)} creatures")
     for card in pack:
         if card not in CREATURE_INDEX:
             raise BadOption(f"{player}'s Pack holds {card!r}, which is not a creature")
-    counts = Counter(pack)
-    for creature in CREATURES:
-        if counts[creature] != COPIES_PER_PACK:
-            raise BadOption(
-                f"{player}'s Pack must hold two of each creature "
-                f"(it has {counts[creature]} {creature})"
-            )
+    counts, wanted = Counter(pack), Counter(fresh)
+    if counts != wanted:
+        wrong = next(c for c in CREATURES if counts[c] != wanted[c])
+        which = "creature" if len(wanted) == len(CREATURES) else "of " + ", ".join(wanted)
+        raise BadOption(
+            f"{player}'s Pack must hold {_COPIES[wanted[fresh[0]]]} of each {which} "
+            f"(it has {counts[wrong]} {wrong})"
+        )
     return tuple(pack)
+
+
+_COPIES = ("no", "one", "two")
 
 
 def check_seed(seed: Any) -> int:
@@ -80,16 +92,17 @@ def deal_from_header(header: Mapping[str, Any]) -> Deal:
     seed = check_seed(header["seed"]) if header.get("seed") is not None else None
     rng = random.Random(seed) if seed is not None else None
     seeded_packs: dict[str, tuple[str, ...]] = {}
+    fresh = pack_for(options)
     if rng is not None:
         for player in players:
-            pack = list(FRESH_PACK)
+            pack = list(fresh)
             rng.shuffle(pack)
             seeded_packs[player] = tuple(pack)
     raw_packs = header.get("packs")
     if raw_packs is not None:
         if not isinstance(raw_packs, Mapping) or set(raw_packs) != set(players):
             raise BadOption("'packs' must give exactly one Pack for each player")
-        packs = {p: check_pack(p, raw_packs[p]) for p in players}
+        packs = {p: check_pack(p, raw_packs[p], fresh) for p in players}
     elif rng is not None:
         packs = seeded_packs
     else:

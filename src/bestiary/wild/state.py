@@ -14,6 +14,7 @@ from bestiary.core.errors import IllegalAction
 from bestiary.core.values import by_arguments
 from bestiary.wild.actions import Call, Discard, Draw, Meet, Nightfall, RevealOwn, Withdraw
 from bestiary.wild.cards import CREATURE_INDEX, CREATURES
+from bestiary.wild.info import INFO, PACK_OPTIONS
 from bestiary.wild.meetings import AVOID, EAT, MATE, Meeting
 from bestiary.wild.objectives import (
     MAX_FACE_DOWN_FOR_OBJECTIVE,
@@ -338,7 +339,7 @@ class WildState:
             "game": "wild",
             "version": 1,
             "players": list(deal.players),
-            "options": dict(deal.options),
+            "options": _recorded(deal.options),
         }
         if deal.seed is not None:
             header["seed"] = deal.seed
@@ -595,6 +596,18 @@ class WildState:
         status = "over" if self._over else f"{len(self._log)} events"
         return f"<WildState {', '.join(self.players)}: {status}>"
 
+
+def _recorded(options: dict[str, Any]) -> dict[str, Any]:
+    """The options a record names: the Pack options only when they make smaller Packs, so that a
+    record of the sheet's game reads as it did before those options existed."""
+    return {
+        name: value
+        for name, value in options.items()
+        if name not in PACK_OPTIONS or value != PACK_DEFAULTS[name]
+    }
+
+
+PACK_DEFAULTS = {name: INFO.option(name).default for name in PACK_OPTIONS}
 
 _KINDS = frozenset((Call, Meet, Draw, Discard, Withdraw, RevealOwn))
 
