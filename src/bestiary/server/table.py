@@ -171,7 +171,13 @@ class Seat:
         }
 
     def stored(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        # the address too: seats per address still count after a restart or a takeover
+        return {
+            "name": self.name,
+            "bot": self.bot,
+            "token_hash": self.token_hash,
+            "address": self.address,
+        }
 
 
 class TableError(ValueError):
@@ -526,6 +532,7 @@ class Table:
         table.started, table.finished = stored.started, stored.finished
         for seat, saved in zip(table.seats, stored.seats, strict=True):
             seat.name, seat.bot, seat.token_hash = saved["name"], saved["bot"], saved["token_hash"]
+            seat.address = saved.get("address")
         if stored.header is not None and stored.status != "open":
             lines = [(number + 2, ev) for number, ev in enumerate(stored.events)]
             table.state = replay(stored.header, lines)
