@@ -26,15 +26,16 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import create_engine, text
-from sqlalchemy.exc import SQLAlchemyError
-
 from bestiary.server.buckets import PerAddress
+from bestiary.server.notices import libpq_url
 from bestiary.server.settings import ServerSettings
 
 if TYPE_CHECKING:
+    import psycopg  # the postgres extra: imported when a worker starts counting
+
     from bestiary.server.ownership import Cluster
 
 log = logging.getLogger("bestiary.server")
@@ -48,41 +49,47 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS address_holdings (
         kind varchar(16), address text, worker integer, incarnation text NOT NULL,
         held integer NOT NULL, PRIMARY KEY (kind, address, worker))""",
+    # A claim in one round trip: the address's lock (held to the commit) makes the claims of
+    # one address take turns, and the sum, read after it, sees every earlier claim committed.
+    """CREATE OR REPLACE FUNCTION bestiary_claim(k text, a text, me integer, inc text,
+        n integer) RETURNS bigint AS $$
+    BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext(k || ' ' || a));
+        INSERT INTO address_holdings (kind, address, worker, incarnation, held)
+        VALUES (k, a, me, inc, n) ON CONFLICT (kind, address, worker)
+        DO UPDATE SET incarnation = EXCLUDED.incarnation, held = EXCLUDED.held;
+        RETURN (SELECT COALESCE(SUM(h.held), 0) FROM address_holdings h JOIN workers w
+            ON w.idx = h.worker AND w.incarnation = h.incarnation AND w.expires > now()
+            WHERE h.kind = k AND h.address = a);
+    END $$ LANGUAGE plpgsql""",
 ]
 
 # the bucket's tokens now: refilled since it was last checked, at most the burst
-_REFILLED = "LEAST(:burst, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM now() - b.checked)) * :rate)"
+_REFILLED = (
+    "LEAST(%(burst)s, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM now() - b.checked)) * %(rate)s)"
+)
 _LEFT = f"({_REFILLED} - CASE WHEN {_REFILLED} >= 1 THEN 1 ELSE 0 END)"
-SPEND = text(
-    f"""INSERT INTO address_buckets AS b (kind, address, tokens, spent, checked, full_at)
-    VALUES (:kind, :address, :burst - 1, true, now(), now() + make_interval(secs => 1 / :rate))
+SPEND = f"""INSERT INTO address_buckets AS b (kind, address, tokens, spent, checked, full_at)
+    VALUES (%(kind)s, %(address)s, %(burst)s - 1, true, now(),
+        now() + make_interval(secs => 1 / %(rate)s))
     ON CONFLICT (kind, address) DO UPDATE SET
         tokens = {_LEFT},
         spent = {_REFILLED} >= 1,
         checked = GREATEST(b.checked, now()),
-        full_at = GREATEST(b.checked, now()) + make_interval(secs => (:burst - {_LEFT}) / :rate)
+        full_at = GREATEST(b.checked, now())
+            + make_interval(secs => (%(burst)s - {_LEFT}) / %(rate)s)
     RETURNING spent, tokens"""
-)
-PUBLISH = text(
-    """INSERT INTO address_holdings (kind, address, worker, incarnation, held)
-    VALUES (:kind, :address, :me, :inc, :held)
+CLAIM = "SELECT bestiary_claim(%(kind)s, %(address)s, %(me)s, %(inc)s, %(held)s)"
+PUBLISH = """INSERT INTO address_holdings (kind, address, worker, incarnation, held)
+    VALUES (%(kind)s, %(address)s, %(me)s, %(inc)s, %(held)s)
     ON CONFLICT (kind, address, worker) DO UPDATE
     SET incarnation = EXCLUDED.incarnation, held = EXCLUDED.held"""
-)
-FORGET = text(
-    "DELETE FROM address_holdings WHERE kind = :kind AND address = :address AND worker = :me"
-)
-TOTAL = text(
-    """SELECT COALESCE(SUM(h.held), 0) FROM address_holdings h JOIN workers w
-    ON w.idx = h.worker AND w.incarnation = h.incarnation AND w.expires > now()
-    WHERE h.kind = :kind AND h.address = :address"""
-)
+FORGET = """DELETE FROM address_holdings
+    WHERE kind = %(kind)s AND address = %(address)s AND worker = %(me)s"""
 SWEEP = [
-    text("DELETE FROM address_buckets WHERE full_at < now()"),
-    text(
-        """DELETE FROM address_holdings h WHERE NOT EXISTS (SELECT 1 FROM workers w
-        WHERE w.idx = h.worker AND w.incarnation = h.incarnation AND w.expires > now())"""
-    ),
+    "DELETE FROM address_buckets WHERE full_at < now()",
+    """DELETE FROM address_holdings h WHERE NOT EXISTS (SELECT 1 FROM workers w
+    WHERE w.idx = h.worker AND w.incarnation = h.incarnation AND w.expires > now())""",
 ]
 SWEEP_SECONDS = 60.0  # full buckets and dead workers' counts are deleted this often, at most
 
@@ -96,30 +103,45 @@ class Refused(Exception):
 
 
 class SharedCounts:
-    """This worker's side of the counts in PostgreSQL; every statement runs in one thread, in
-    the order asked (a later count of an address always lands after an earlier one)."""
+    """This worker's side of the counts in PostgreSQL: one connection (autocommit: each
+    statement its own transaction, one round trip) used by one thread, in the order asked (a
+    later count of an address always lands after an earlier one)."""
 
     def __init__(self, cluster: Cluster) -> None:
+        self.url = libpq_url(cluster.store.url)
         self.me = {"me": cluster.index, "inc": cluster.incarnation}
-        self.engine = create_engine(cluster.store.url, pool_size=1, pool_pre_ping=True)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quotas")
-        self._swept = 0.0
+        self._conn: psycopg.Connection[Any] | None = None
+        self._published: dict[tuple[str, str], int] = {}  # as last told to the database
+        self._swept = time.monotonic()
         self._warned = 0.0
         self._jobs: set[asyncio.Future[Any]] = set()
-        with self.engine.begin() as conn:
+        with self._connection().transaction():  # at start-up, before serving
             for statement in SCHEMA:
-                conn.execute(text(statement))
+                self._connection().execute(statement)
 
-    async def _run(self, job: Callable[[Any], Any], fallback: Any) -> Any:
-        """``job(conn)`` in one transaction in the thread; ``fallback`` if the database fails."""
+    def _connection(self) -> psycopg.Connection[Any]:
+        import psycopg
+
+        if self._conn is None or self._conn.closed:
+            self._conn = psycopg.connect(self.url, autocommit=True)
+        return self._conn
+
+    async def _run(self, job: Callable[[psycopg.Connection[Any]], Any], fallback: Any) -> Any:
+        """``job(connection)`` in the thread; ``fallback`` if the database fails."""
+        import psycopg
 
         def work() -> Any:
-            with self.engine.begin() as conn:
-                return job(conn)
+            try:
+                return job(self._connection())
+            except psycopg.Error:
+                if self._conn is not None:
+                    self._conn.close()  # opened afresh next time
+                raise
 
         try:
             return await asyncio.get_running_loop().run_in_executor(self._thread, work)
-        except SQLAlchemyError as exc:
+        except psycopg.Error as exc:
             if time.monotonic() > self._warned + 10:
                 self._warned = time.monotonic()
                 log.warning("per-address limits: counted by this worker alone for now: %s", exc)
@@ -127,50 +149,58 @@ class SharedCounts:
 
     async def spend(self, kind: str, address: str, rate: float, burst: float) -> float | None:
         """Spend a token of ``address``'s bucket: None, else the seconds to wait for one."""
+        asked = {"kind": kind, "address": address, "rate": rate, "burst": burst}
 
-        def job(conn: Any) -> float | None:
-            row = conn.execute(
-                SPEND, {"kind": kind, "address": address, "rate": rate, "burst": burst}
-            ).one()
-            return None if row.spent else max(0.0, (1.0 - row.tokens) / rate)
+        def job(conn: psycopg.Connection[Any]) -> float | None:
+            row = conn.execute(SPEND, asked).fetchone()
+            assert row is not None
+            spent, tokens = row
+            return None if spent else max(0.0, (1.0 - tokens) / rate)
 
         wait: float | None = await self._run(job, None)
         return wait
 
     async def claim(self, kind: str, address: str, held: int) -> int:
-        """Publish that this worker holds ``held`` of ``address``'s (a new one included), then
-        read every worker's together (``held`` alone when the database is down). Two
-        transactions: the count is committed before the total is read, so a racing worker sees
-        it; over the limit, the caller gives the new one back (:meth:`publish`)."""
-        published = await self._run(lambda conn: self._publish(conn, kind, address, held), False)
-        if not published:
-            return held
-        total: int = await self._run(
-            lambda conn: int(conn.execute(TOTAL, {"kind": kind, "address": address}).scalar()),
-            held,
-        )
+        """Publish that this worker holds ``held`` of ``address``'s (a new one included), and
+        read every worker's together (``held`` alone when the database is down); over the
+        limit, the caller gives the new one back (:meth:`publish`)."""
+        asked = {"kind": kind, "address": address, "held": held, **self.me}
+
+        def job(conn: psycopg.Connection[Any]) -> int:
+            row = conn.execute(CLAIM, asked).fetchone()
+            assert row is not None
+            self._published[kind, address] = held
+            return int(row[0])
+
+        total: int = await self._run(job, held)
         return total
 
     def publish(self, kind: str, address: str, held: int) -> None:
         """This worker holds ``held`` of ``address``'s (in the thread, in order; not awaited)."""
-        task = asyncio.ensure_future(
-            self._run(lambda conn: self._publish(conn, kind, address, held), None)
-        )
+        task = asyncio.ensure_future(self._run(partial(self._publish, kind, address, held), None))
         self._jobs.add(task)
         task.add_done_callback(self._jobs.discard)
 
-    def _publish(self, conn: Any, kind: str, address: str, held: int) -> bool:
-        row = {"kind": kind, "address": address, "held": held, **self.me}
-        conn.execute(PUBLISH if held > 0 else FORGET, row)
+    def _publish(self, kind: str, address: str, held: int, conn: psycopg.Connection[Any]) -> None:
+        key = (kind, address)
+        if self._published.get(key, 0) != held:  # nothing to tell when it has not changed
+            conn.execute(
+                PUBLISH if held > 0 else FORGET,
+                {"kind": kind, "address": address, "held": held, **self.me},
+            )
+            if held > 0:
+                self._published[key] = held
+            else:
+                self._published.pop(key, None)
         if time.monotonic() > self._swept + SWEEP_SECONDS:
             self._swept = time.monotonic()
             for statement in SWEEP:
                 conn.execute(statement)
-        return True
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
-        self.engine.dispose()
+        if self._conn is not None:
+            self._conn.close()
 
 
 class AddressLimits:
