@@ -37,7 +37,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from bestiary.server.shards import first_living
-from bestiary.server.store import GATHER_SECONDS, NotOwner, Store, Write
+from bestiary.server.store import NotOwner, Store, Write
 
 log = logging.getLogger("bestiary.server")
 
@@ -182,7 +182,6 @@ class Cluster:
             time.sleep(self.lease / 5)
         log.info("worker %d of %d (%s) holds its lease", self.index, self.count, self.incarnation)
         self.store.owners = self
-        self.store.gather = GATHER_SECONDS
         return self.tick()
 
     def create_schema(self) -> None:

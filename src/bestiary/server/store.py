@@ -124,10 +124,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 # bots think.
 SWITCH_SECONDS = 0.001
 
-# Behind several workers each worker's group commit holds only its own tables' moves; while
-# several of them are busy it waits this long for more (docs/server.md, the workers' cost per move).
-GATHER_SECONDS = 0.0
-
 # how often, at most, SQLite's write-ahead log is copied into the database (beside the loop)
 CHECKPOINT_SECONDS = 1.0
 
@@ -270,8 +266,6 @@ class Store:
         # the writer's own connection for batches of events only (one statement, autocommit):
         # kept open, so no pool checkout and no liveness ping per commit
         self._events_conn: Any = None
-        # a group's wait for more writes while several tables are busy (see run_writer)
-        self.gather = 0.0
 
     # -- writes (queued, then committed in groups) ----------------------------------------
 
@@ -317,10 +311,6 @@ class Store:
             await self._wake.wait()
             if self.inline:
                 await asyncio.sleep(0)  # the rest of this turn of the loop joins the group
-            elif self.gather and self._busy_tables() > 1:
-                # Several tables are busy: wait a moment so that more moves share the commit.
-                # A commit costs this process about as much for one event as for twenty.
-                await asyncio.sleep(self.gather)
             self._wake.clear()
             batch, waiters = self._pending, self._waiters
             if not batch and not waiters:
@@ -353,17 +343,6 @@ class Store:
                     done()
                 except Exception:  # one table's trouble is not the writer's
                     log.exception("store: a commit callback failed")
-
-    def _busy_tables(self) -> int:
-        """Tables with writes queued, counted up to 2."""
-        first = None
-        for _, row in self._pending:
-            code = row.get("code")
-            if first is None:
-                first = code
-            elif code != first:
-                return 2
-        return 0 if first is None else 1
 
     def _failed(self, exc: BaseException, delay: float, count: int) -> None:
         reason = _reason(exc)
