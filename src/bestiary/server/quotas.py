@@ -10,12 +10,13 @@ the one thing every worker shares (:class:`SharedCounts`):
 - holdings (seats held, open table sockets) are counts each worker publishes for its own
   incarnation; the total is the sum over the workers whose lease holds, so a worker killed with
   ``-9`` stops counting when its lease runs out, and its tables' seats count again at whoever
-  restores them. A new holding raises this worker's count first, then reads the total, and is
-  given back when the total is over the limit: two workers racing for an address's last place
-  may both refuse, never both accept.
+  restores them. A new holding is claimed in one call that takes the address's lock, raises
+  this worker's count and reads the total, and is given back when the total is over the limit:
+  two workers racing for an address's last place never both accept.
 
 The local counts are kept too, and hold alone while the database cannot be reached (logged).
-It costs one or two round trips per lobby request or socket opened, none per move.
+It costs a round trip per rate, claim or changed count (a lobby request, a socket opened or
+closed), none per move.
 """
 
 from __future__ import annotations
