@@ -12,6 +12,8 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import httpx
@@ -186,3 +188,17 @@ def test_through_nginx_one_client_is_refused_whichever_worker_answers(workers: W
     made = [a for a in answers if a.status_code == 201]
     assert len(made) == 4 and [a.status_code for a in answers[4:]] == [429] * 2
     assert {shard_of(a.json()["code"], 2) for a in made} == {0, 1}  # nginx chose both workers
+
+
+def test_a_client_racing_both_workers_for_seats_gets_exactly_its_limit(workers: Workers) -> None:
+    """Eight seats asked at once (four new tables, four joins), half at each worker: five are
+    given, whatever the order, since the claims of one client take turns in the database."""
+    me = "198.51.100.70"
+    others = [table_at(workers, k, f"203.0.113.7{n}") for n, k in enumerate((0, 1, 0, 1))]
+    asks = [partial(create, workers, k, me) for k in (0, 1, 0, 1)]
+    asks += [partial(join, workers, n % 2, code, me, "racer") for n, code in enumerate(others)]
+    with ThreadPoolExecutor(len(asks)) as pool:
+        answers = list(pool.map(lambda ask: ask(), asks))
+    assert sum(a.status_code in (200, 201) for a in answers) == 5
+    refused = [a.json()["detail"] for a in answers if a.status_code == 429]
+    assert all("holds 5 seats" in detail for detail in refused), refused

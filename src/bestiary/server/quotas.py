@@ -237,7 +237,8 @@ class AddressLimits:
             total = await self.shared.claim("seats", address, self._seats(address))
             if total > most:
                 self.seated(address)
-                raise Refused(_too_many_seats(total - 1))
+                # (over the limit by more than one: others being given back right now)
+                raise Refused(_too_many_seats(min(total - 1, most)))
 
     def seated(self, address: str) -> None:
         """The seat held for by :meth:`take_seat` is taken, or was refused."""
