@@ -8,21 +8,27 @@ and through nginx with 1 and 2 workers, alternated ``--rounds`` times; (3) takeo
 player's socket, and whether every event each client saw is the store's.
 
     PYTHONPATH=. .venv/bin/python scripts/workers_bench.py --rounds 3 --tables 50,200 --seconds 10
+
+``--variant NAME=SRC`` (repeatable) compares source trees (e.g. ``git archive REV src | tar -x
+-C /tmp/before``): each run's load and workers import ``bestiary`` from ``SRC``, the variants
+alternated within each round.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from tests.pg import USER, Cluster, throwaway_cluster
 
-from bestiary.server.loadtest import run_server_bench
 from bestiary.server.store import Store
 
 INSERT = "INSERT INTO events (code, seq, line) VALUES ('BENCH1', :seq, '{\"do\": \"pass\"}');\n"
@@ -75,6 +81,33 @@ def takeover(cluster: Cluster, round_: int) -> str:
     return lines[0] if lines else f"round {round_}: failed\n{done.stdout[-2000:]}"
 
 
+# one run of the bench in a process of its own, importing bestiary from the variant's tree
+ONE_RUN = """
+import json, sys
+from bestiary.server.loadtest import run_server_bench
+levels = run_server_bench([sys.argv[1]], [int(n) for n in sys.argv[2].split(",")],
+    float(sys.argv[3]), workers=int(sys.argv[4]), db=sys.argv[5] or None, echo=print)
+print("LEVELS " + json.dumps([[lv.tables, lv.moves, lv.server_cpu, lv.percentile(0.99)]
+    for lv in levels]))
+"""
+
+
+def bench_in(src: str, of: str, tables: str, seconds: float, workers: int, db: str) -> list[Any]:
+    """``bestiary bench server`` with ``bestiary`` imported from ``src``: [tables, moves, server
+    CPU-s, p99 ms] per level."""
+    path = os.pathsep.join([src, *os.environ.get("PYTHONPATH", "").split(os.pathsep)[1:]])
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_RUN, of, tables, str(seconds), str(workers), db],
+        capture_output=True, text=True, check=False, env={**os.environ, "PYTHONPATH": path},
+    )  # fmt: skip
+    print("\n".join(line for line in done.stdout.splitlines() if not line.startswith("LEVELS")))
+    found = [line for line in done.stdout.splitlines() if line.startswith("LEVELS ")]
+    if not found:
+        raise RuntimeError(done.stderr[-2000:])
+    levels: list[Any] = json.loads(found[0].removeprefix("LEVELS "))
+    return levels
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
@@ -83,43 +116,44 @@ def main() -> None:
     parser.add_argument("--of", default="critters")
     parser.add_argument("--workers", default="0,1,2", help="worker counts to compare")
     parser.add_argument("--kills", type=int, default=3, help="kill -9 runs")
+    parser.add_argument("--variant", action="append", default=[], help="NAME=SRC (repeatable)")
     args = parser.parse_args()
-    counts = [int(n) for n in args.tables.split(",")]
+    variants = dict(v.split("=", 1) for v in args.variant) or {"": "src"}
     print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     with throwaway_cluster() as cluster:
         db = cluster.database("commits")
         tps = commits_per_second(cluster, db, 10)
         print(f"PostgreSQL: {tps:,.0f} commits/s (one event insert each, 2 clients, fsync off)")
-        rates: dict[tuple[int, int], list[float]] = {}
-        p99: dict[tuple[int, int], list[float]] = {}
+        rates: dict[tuple[str, int, int], list[float]] = {}
+        p99: dict[tuple[str, int, int], list[float]] = {}
         for round_ in range(args.rounds):
-            for workers in [int(n) for n in args.workers.split(",")]:  # 0: SQLite, no nginx
-                db = cluster.database(f"bench_{round_}_{workers}")
-                Store(db).close()  # (unused with 0 workers: that bench makes a SQLite file)
-                print(f"-- round {round_ + 1}, {workers} worker(s) --", flush=True)
-                before = transactions(db)
-                levels = run_server_bench(
-                    [args.of],
-                    counts,
-                    args.seconds,
-                    workers=workers,
-                    db=db if workers else None,
-                    echo=print,
-                )
-                if workers:  # (lease ticks and reads count too: an upper bound on commits)
-                    commits = transactions(db) - before
-                    moves = sum(level.moves for level in levels)
-                    print(f"{commits:,} PostgreSQL transactions: {moves / commits:.1f} moves each")
-                for level in levels:
-                    key = (workers, level.tables)
-                    rates.setdefault(key, []).append(level.moves / level.server_cpu)
-                    p99.setdefault(key, []).append(level.percentile(0.99))
-        print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
-        print("medians over rounds: workers, tables, moves per server CPU-s, p99 ms")
+            for name, src in variants.items():
+                for workers in [int(n) for n in args.workers.split(",")]:  # 0: SQLite, no nginx
+                    db = cluster.database(f"bench_{round_}_{len(rates)}_{workers}")
+                    Store(db).close()  # (unused with 0 workers: that bench makes a SQLite file)
+                    print(f"-- round {round_ + 1}, {name} {workers} worker(s) --", flush=True)
+                    before = transactions(db)
+                    levels = bench_in(
+                        src, args.of, args.tables, args.seconds, workers, db if workers else ""
+                    )
+                    if workers:  # (lease ticks, lobby and limits count too: an upper bound)
+                        commits = transactions(db) - before
+                        moves = sum(level[1] for level in levels)
+                        print(
+                            f"{commits:,} PostgreSQL transactions: {moves / commits:.1f} moves each"
+                        )
+                    for tables, moves, server_cpu, level_p99 in levels:
+                        key = (name, workers, tables)
+                        rates.setdefault(key, []).append(moves / server_cpu)
+                        p99.setdefault(key, []).append(level_p99)
+                    print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+        print("medians over rounds: variant, workers, tables, moves per server CPU-s, p99 ms")
         for key in sorted(rates):
             print(
-                f"{key[0]} {key[1]:4} {statistics.median(rates[key]):10,.0f} "
-                f"{statistics.median(p99[key]):8.1f}"
+                f"{key[0]} {key[1]} {key[2]:4} {statistics.median(rates[key]):10,.0f} "
+                f"{statistics.median(p99[key]):8.1f}   (rounds: "
+                + ", ".join(f"{rate:,.0f}" for rate in rates[key])
+                + ")"
             )
     for round_ in range(args.kills):
         print(takeover(cluster, round_), flush=True)

@@ -44,7 +44,11 @@ from tests.pg import Cluster, throwaway_cluster
 
 Message = dict[str, Any]
 LEASE = 2.0
-SERVE = ["--allow-seeds", "--tables-per-minute", "600", "--grace", "600", "--pace", "fast"]
+# one test client makes every table: the per-address limits (shared by the workers) are lifted
+SERVE = [
+    "--allow-seeds", "--tables-per-minute", "600", "--seats-per-address", "1000",
+    "--joins-per-minute", "6000", "--grace", "600", "--pace", "fast",
+]  # fmt: skip
 
 
 # -- the shard function and the routes, on their own ------------------------------------------

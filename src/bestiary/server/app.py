@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections import Counter
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
@@ -27,7 +26,7 @@ from bestiary.core.driver import pace_option
 from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
 from bestiary.server.bodycap import BodyCap
-from bestiary.server.buckets import PerAddress, client_key
+from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
 from bestiary.server.keeper import Moving, join
 from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
@@ -39,6 +38,7 @@ from bestiary.server.protocol import (
     error_message,
     parse_client_message,
 )
+from bestiary.server.quotas import AddressLimits, Refused, SharedCounts
 from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store
@@ -123,9 +123,9 @@ def create_app(
     defaults = settings or TableSettings()
     limits = server or ServerSettings()
     holder: dict[str, Lobby] = {}
-    creations = PerAddress(limits.tables_per_minute / 60.0, max(1.0, limits.tables_per_minute))
-    joins = PerAddress(limits.joins_per_minute / 60.0, max(1.0, limits.joins_per_minute))
-    sockets: Counter[str] = Counter()  # open table sockets per client address
+    quotas = AddressLimits(
+        limits, lambda address: sum(t.seats_of(address) for t in lobby().tables.values())
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -134,6 +134,9 @@ def create_app(
         keeper = None
         if limits.worker is not None:  # one of several processes (keeper.py, ownership.py)
             keeper = join(lobby, limits)
+            # behind several workers, one client's limits are counted by all of them together
+            quotas.shared = SharedCounts(keeper.cluster)
+            keeper.on_seats = quotas.seats_changed
         restored = lobby.restore() if keeper is None else keeper.restored
         if restored:
             log.info("restored %d tables", restored)
@@ -151,6 +154,8 @@ def create_app(
             await lobby.close()
             if keeper is not None:
                 keeper.leave()
+            if quotas.shared is not None:
+                quotas.shared.close()
 
     app = FastAPI(
         title="bestiary",
@@ -184,28 +189,11 @@ def create_app(
         host = connection.client.host if connection.client else "unknown"
         return client_key(host, limits.ipv6_prefix)
 
-    def rate_limited(bucket: PerAddress, address: str, what: str) -> None:
-        """429 with ``Retry-After`` when ``address`` has spent ``bucket`` for now."""
-        wait = bucket.take(address)
-        if wait is not None:
-            raise HTTPException(
-                429,
-                f"too many {what} from your address; try again in a minute.",
-                headers={"Retry-After": str(math.ceil(wait))},
-            )
-
-    def may_take_a_seat(address: str, joining: bool) -> None:
-        """429 unless ``address`` may take one more seat: joins are rate-limited per address
-        (refused ones too), and one address holds at most ``seats_per_address`` seats."""
-        if joining:
-            rate_limited(joins, address, "seats taken")
-        held = sum(t.seats_of(address) for t in lobby().tables.values())
-        if held >= limits.seats_per_address:
-            raise HTTPException(
-                429,
-                f"your address already holds {held} seats at open tables and games in play; "
-                "leave one or finish a game first.",
-            )
+    def too_many(refused: Refused) -> HTTPException:
+        """429, with ``Retry-After`` when it is a rate."""
+        wait = refused.retry_after
+        headers = None if wait is None else {"Retry-After": str(math.ceil(wait))}
+        return HTTPException(429, str(refused), headers=headers)
 
     async def in_table(table: Table, job: Any) -> Any:
         try:
@@ -273,8 +261,17 @@ def create_app(
     async def create_table(request: CreateTable, http: Request) -> Seated:
         """Open a table and take its first seat (the host)."""
         address = client(http)
-        rate_limited(creations, address, "new tables")
-        may_take_a_seat(address, joining=False)
+        try:
+            await quotas.new_table(address)
+            await quotas.take_seat(address, joining=False)
+        except Refused as refused:
+            raise too_many(refused) from None
+        try:
+            return await open_table(request, address)
+        finally:
+            quotas.seated(address)
+
+    async def open_table(request: CreateTable, address: str) -> Seated:
         chosen = TableSettings(
             answer_seconds=request.answer_seconds or defaults.answer_seconds,
             grace_seconds=(
@@ -317,8 +314,16 @@ def create_app(
         """Take an open seat under a name; keep the token to reconnect."""
         table = table_or_404(code)
         address = client(http)
-        may_take_a_seat(address, joining=True)
-        seat, token = await in_table(table, lambda: table.join(request.name, request.seat, address))
+        try:
+            await quotas.take_seat(address, joining=True)
+        except Refused as refused:
+            raise too_many(refused) from None
+        try:
+            seat, token = await in_table(
+                table, lambda: table.join(request.name, request.seat, address)
+            )
+        finally:
+            quotas.seated(address)
         return Seated(code=table.code, seat=seat, token=token, table=await table.ask(table.info))
 
     @app.post("/api/tables/{code}/bots")
@@ -389,7 +394,7 @@ def create_app(
     async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         address = client(websocket)
-        if sockets[address] >= limits.max_per_address:
+        if not await quotas.open_socket(address):
             await websocket.send_json(
                 error_message("too_many", "too many table sockets from your address.")
             )
@@ -398,14 +403,15 @@ def create_app(
         try:
             table = lobby().get(code)
         except Moving as moving:  # the client reconnects, and reaches the owner
+            quotas.close_socket(address)
             await websocket.send_json(error_message("moving", str(moving)))
             await websocket.close(code=1013)
             return
         except KeyError:
+            quotas.close_socket(address)
             await websocket.send_json(error_message("no_table", f"there is no table {code}."))
             await websocket.close(code=4404)
             return
-        sockets[address] += 1
         conn = Connection(websocket, rate=rate, burst=2 * rate)
         writer = asyncio.get_running_loop().create_task(conn.write_loop())
         try:
@@ -413,9 +419,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            sockets[address] -= 1
-            if not sockets[address]:
-                del sockets[address]
+            quotas.close_socket(address)
             table.post(lambda: table.detach(conn))
             conn.close()
             with contextlib.suppress(Exception):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,10 @@ class Keeper:
         self._holdings = 0
         self._jobs: set[asyncio.Future[None]] = set()
         self.restored = 0
+        # who holds seats at each of our tables, so that the workers' shared per-address counts
+        # hear of every change (quotas.AddressLimits.seats_changed)
+        self.seated: dict[str, set[str]] = {}
+        self.on_seats: Callable[[set[str]], None] | None = None
         cluster.on_tick = self.on_tick
         cluster.on_lost = self.on_lost
 
@@ -78,6 +83,7 @@ class Keeper:
         """A lobby change of one of our tables: stored and told to every worker, in one commit."""
         if table.code in self.handing:
             return
+        self._seats_of(table.code, table)
         row: dict[str, Any] = {"code": table.code, "lobby": table.info()}
         if table.status in LIVE:
             if table.code in self.made:
@@ -144,6 +150,17 @@ class Keeper:
         for code in codes:
             self._drop(code)
 
+    def _seats_of(self, code: str, table: Table | None) -> None:
+        """Table ``code``'s seated addresses changed (None: it is no longer ours)."""
+        now = set()
+        if table is not None and table.status in LIVE:
+            now = {s.address for s in table.seats if s.address is not None and s.bot is None}
+        before = self.seated.pop(code, set())
+        if now:
+            self.seated[code] = now
+        if (before or now) and self.on_seats is not None:
+            self.on_seats(before | now)
+
     def _spawn(self, job: Any) -> None:
         task = asyncio.ensure_future(job)
         self._jobs.add(task)
@@ -161,6 +178,7 @@ class Keeper:
             return False
         self._held(table.code)
         self.confirmed.add(table.code)
+        self._seats_of(table.code, table)
         self.lobby.store.write("own", {"code": table.code, "lobby": table.info()})
         return True
 
@@ -198,6 +216,7 @@ class Keeper:
         self.gone[code] = time.monotonic()
         self.confirmed.discard(code)
         self.since.pop(code, None)
+        self._seats_of(code, None)
         if table is not None:
             table.move_out(MOVING)
             self._spawn(table.stop())

@@ -437,7 +437,7 @@ def run_server_bench(
             " settings=TableSettings(grace_seconds=3600),"
             # every client of the load comes from 127.0.0.1: the per-address limits are lifted
             " server=ServerSettings(max_connections=5000, max_per_address=5000,"
-            " tables_per_minute=1e6))\n"
+            " tables_per_minute=1e6, joins_per_minute=1e6, seats_per_address=10**6))\n"
         )
         server = subprocess.Popen([sys.executable, "-c", code], preexec_fn=lambda: _pin(0))
         _pin(1)
@@ -454,7 +454,7 @@ def run_server_bench(
 # the lobby's limits lifted for a load from one address (as the one-process bench does)
 BENCH_FLAGS = [
     "--max-connections", "5000", "--max-per-address", "5000", "--tables-per-minute", "1000000",
-    "--grace", "3600",
+    "--joins-per-minute", "1000000", "--seats-per-address", "1000000", "--grace", "3600",
 ]  # fmt: skip
 
 

@@ -102,6 +102,16 @@ OWN = text(
     WHERE owners.worker = :me AND owners.incarnation = :inc
     RETURNING code"""
 )
+# A group of moves: the fence and the insert in one statement (its own transaction, so one
+# round trip). The owners rows are locked (FOR SHARE) until it commits, as CHECK locks them.
+FENCED_EVENTS = """WITH mine AS (
+    SELECT code FROM owners WHERE code = ANY(%s) AND worker = %s AND incarnation = %s
+    FOR SHARE)
+INSERT INTO events (code, seq, line)
+SELECT v.code, v.seq, v.line
+FROM unnest(%s::varchar[], %s::int[], %s::text[]) AS v(code, seq, line)
+JOIN mine ON mine.code = v.code"""
+OWNED = "SELECT code FROM owners WHERE code = ANY(%s) AND worker = %s AND incarnation = %s"
 RELEASE = text("DELETE FROM owners WHERE code = :code AND worker = :me AND incarnation = :inc")
 HAND = text(
     """UPDATE owners SET worker = :to, incarnation = :to_inc, since = now()
@@ -294,6 +304,16 @@ class Cluster:
             conn.execute(NOTIFY, {"channel": OWNERS_CHANNEL, "payload": f"hand {code} {to}"})
         else:
             raise ValueError(f"the store has no write of kind {kind!r}")
+
+    def insert_events(self, conn: Any, events: list[tuple[str, int, str]]) -> set[str]:
+        codes = sorted({code for code, _, _ in events})
+        me = (codes, self.index, self.incarnation)
+        columns = ([e[0] for e in events], [e[1] for e in events], [e[2] for e in events])
+        inserted = conn.exec_driver_sql(FENCED_EVENTS, (*me, *columns)).rowcount
+        if inserted == len(events):
+            return set()
+        owned = {row[0] for row in conn.exec_driver_sql(OWNED, me)}
+        return set(codes) - owned
 
     def _notify(self, conn: Any, code: str, lobby: dict[str, Any]) -> None:
         payload = orjson.dumps({"w": self.index, "code": code, "info": lobby}).decode()

@@ -42,4 +42,10 @@ class Seat:
         }
 
     def stored(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "token_hash": self.token_hash}
+        # the address too: seats per address still count after a restart or a takeover
+        return {
+            "name": self.name,
+            "bot": self.bot,
+            "token_hash": self.token_hash,
+            "address": self.address,
+        }

@@ -206,6 +206,11 @@ class Owners(Protocol):
     def write(self, conn: Any, kind: str, row: dict[str, Any]) -> None:
         """A write of the owners' own (claim, release, hand-off), in its place in the batch."""
 
+    def insert_events(self, conn: Any, events: list[tuple[str, int, str]]) -> set[str]:
+        """On an autocommit connection: insert the events of the tables this process owns and
+        lock their rows, in one statement that is its own transaction; returns the tables it
+        does not own (none of their events inserted)."""
+
     def lost(self, codes: set[str]) -> None:
         """Called from the writer's thread: these tables are another process's now."""
 
@@ -258,6 +263,9 @@ class Store:
         )
         self._checkpoint_due = 0.0
         self.owners: Owners | None = None  # several processes: fences every commit
+        # the writer's own connection for batches of events only (one statement, autocommit):
+        # kept open, so no pool checkout and no liveness ping per commit
+        self._events_conn: Any = None
 
     # -- writes (queued, then committed in groups) ----------------------------------------
 
@@ -408,6 +416,9 @@ class Store:
 
     def _write_once(self, batch: Sequence[Write]) -> None:
         owners = self.owners
+        if owners is not None and all(kind == "event" for kind, _ in batch):
+            self._write_events(owners, [(r["code"], r["seq"], r["line"]) for _, r in batch])
+            return
         with self.engine.begin() as conn:
             if owners is not None:
                 lost = owners.check(conn, batch)
@@ -427,6 +438,29 @@ class Store:
                     owners.write(conn, kind, row)
             if events:
                 self._insert(conn, events)
+
+    def _write_events(self, owners: Owners, events: list[tuple[str, int, str]]) -> None:
+        """Moves only (the usual group): one fenced statement, committed as it runs."""
+        try:
+            if self._events_conn is None:
+                self._events_conn = self.engine.connect().execution_options(
+                    isolation_level="AUTOCOMMIT"
+                )
+            lost = owners.insert_events(self._events_conn, events)
+        except (SQLAlchemyError, OSError):
+            self._drop_events_conn()  # a broken connection is opened afresh at the retry
+            raise
+        if lost:
+            owners.lost(lost)
+
+    def _drop_events_conn(self) -> None:
+        conn, self._events_conn = self._events_conn, None
+        if conn is not None:
+            try:
+                conn.invalidate()
+                conn.close()
+            except SQLAlchemyError as exc:
+                log.debug("store: closing a broken connection: %s", _reason(exc))
 
     def _insert(self, conn: Any, events: list[tuple[str, int, str]]) -> None:
         if self._insert_events:
@@ -547,6 +581,7 @@ class Store:
                 time.sleep(delay)
                 delay = min(RETRY_MAX, delay * 2)
         self._thread.shutdown(wait=True)
+        self._drop_events_conn()
         if self._checkpoints is not None:
             self._checkpoints.shutdown(wait=True)
         self.engine.dispose()

@@ -154,6 +154,7 @@ class Table(Seating, Presence, Messages, Clocks, Commits):
         table.started, table.finished = stored.started, stored.finished
         for seat, saved in zip(table.seats, stored.seats, strict=True):
             seat.name, seat.bot, seat.token_hash = saved["name"], saved["bot"], saved["token_hash"]
+            seat.address = saved.get("address")
         if stored.header is not None and stored.status != "open":
             lines = [(number + 2, ev) for number, ev in enumerate(stored.events)]
             table.state = replay(stored.header, lines)
