@@ -323,3 +323,53 @@ def test_every_event_the_table_plays_is_stored_and_sent(
     sent = [{k: v for k, v in e.items() if k not in marks} for e in sent]
     assert sent == [state.redact(e, "ann") for e in played]
     store.close()
+
+
+async def back_on_her_turn(db: Path) -> tuple[Table, Watcher, list[dict[str, Any]]]:
+    """ann starts a critters game against a bot and comes late: her stand-in (grace over) has
+    moved for her and holds her seat when she connects on her turn. Returns the table, her
+    socket and the events played for her after she came back."""
+    store = Store(f"sqlite:///{db}")
+    writer = asyncio.get_running_loop().create_task(store.run_writer())
+    clock = FakeClock()
+    settings = TableSettings(grace_seconds=0.05, turn_seconds=0.2)
+    table = Table("LATEAN", "critters", {}, 2, store, settings, clock)
+    ann, bot = table.seats
+    ann.name, ann.token_hash = "ann", hash_token("ann-token")
+    bot.name, bot.bot = "bo", "greedy"
+    table.start_actor()
+    await table.ask(lambda: table.start("ann-token", 7))
+    sock = Watcher(clock)
+    for _ in range(5_000):  # to ann's turn after one her stand-in played
+        await settle(table)
+        state = table.state
+        assert state is not None and table.status == "playing"
+        stood_in = any(e.get("by") == "ann" for e in state.events())
+        if ann.agent is not None and stood_in and state.actors == ("ann",):
+            break
+        assert clock.step()
+    await table.ask(lambda: table.attach(sock, "ann-token", 1))
+
+    def hers() -> list[dict[str, Any]]:
+        sent = [e for m in sock.messages if m["type"] == "state" for e in m["events"]]
+        return [e for e in sent if e.get("by") == "ann"]
+
+    for _ in range(5_000):  # ann stays silent: her clock runs out (or nothing is left to run)
+        await settle(table)
+        if table.status != "playing" or hers() or not clock.step():
+            break
+    await table.stop()
+    writer.cancel()
+    store.close()
+    return table, sock, hers()
+
+
+def test_a_person_back_on_her_turn_sees_her_clock_and_it_runs(
+    tmp_path: Path, loop: asyncio.AbstractEventLoop
+) -> None:
+    table, sock, hers = loop.run_until_complete(back_on_her_turn(tmp_path / "late.sqlite"))
+    first = next(m for m in sock.messages if m["type"] == "state")
+    assert first["view"]["turn"] == "ann" and not first["view"]["awaiting"]
+    assert table.seats[0].agent is None  # the stand-in stepped aside
+    assert first["timers"]["turn"] == 0.2  # her turn, shown with its clock, a whole turn
+    assert hers and all(e.get("timeout") is True for e in hers)  # and it runs out

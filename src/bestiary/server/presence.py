@@ -41,6 +41,8 @@ class Presence(TableCore):
             conn.send(error_message("full", "this table has as many watchers as it takes."))
             conn.close()
             return
+        if seat is not None:
+            self._seat_back(seat)  # before the view is made: it shows her turn with its clock
         conn.send(
             {
                 "type": "welcome",
@@ -60,7 +62,9 @@ class Presence(TableCore):
             self.spectators.add(conn)
         else:
             conn.seat = seat.index
-            self._seat_returned(seat, conn)
+            seat.connections.add(conn)
+            if len(seat.connections) == 1:
+                self._announce()
 
     def detach(self, conn: Connection) -> None:
         self.spectators.discard(conn)
@@ -72,15 +76,14 @@ class Presence(TableCore):
             self._seat_left(seat)
             self._announce()
 
-    def _seat_returned(self, seat: Seat, conn: Connection) -> None:
-        seat.connections.add(conn)
+    def _seat_back(self, seat: Seat) -> None:
+        """A socket of ``seat``'s player came: no stand-in for it, and the one playing steps
+        aside."""
         if seat.grace:
             seat.grace.cancel()
             seat.grace = None
         if seat.agent is not None and seat.bot is None:
-            self._seat_agent(seat, None)  # the player is back: the stand-in steps aside
-        if len(seat.connections) == 1:
-            self._announce()
+            self._seat_agent(seat, None)
 
     def _seat_left(self, seat: Seat) -> None:
         if self.status != "playing" or seat.bot is not None or seat.grace is not None:

@@ -239,6 +239,8 @@ class Table(Seating, Presence, Messages, Clocks, Commits):
             seat.agent_name = name
         if self.match is not None and seat.name is not None:
             self.match.set_agent(seat.name, seat.agent)
+        if self.state is not None and seat.name in self.state.actors:
+            self._turn_clock()  # her move changed hands: a person's clock starts, a bot's stops
         self._set_lead()
         self._arm()
 
