@@ -2,7 +2,8 @@
 
 This is the engine's hot path (``bestiary bench``): action values are interned and reused, and
 each seat's ready-made actions live in the game's ``Table`` (a ``SeatMoves``), found by kind and
-count rather than by building a key for every candidate move.
+count rather than by building a key for every candidate move. No ``add = acts.append`` alias:
+compiled, a bound method is a call through a Python object, ``acts.append`` a direct C call.
 """
 
 from __future__ import annotations
@@ -142,24 +143,22 @@ def turn_moves(
         elif WILD in cards:
             wild_full.add(kind)
     book = seat_moves(t, p, by)
-    cget = _CACHE.get
     acts: list[CrittersAction] = []
-    add = acts.append
     held = [k for k in kinds if k in cnt]
     for k in held:
-        add(book.down(k))
+        acts.append(book.down(k))
     if wilds:
         every = book.wild_downs
         acts.extend(every if not blocked else [a for a in every if a.as_ not in blocked])
     for k in held:
         for n in range(max(1, size - wilds), min(cnt[k], size) + 1):
-            add(book.play_set(k, n))
+            acts.append(book.play_set(k, n))
     for k, cards in inc.items():
         need = size - len(cards)
         has = cnt.get(k, 0)
         for n in range(0, min(has, need) + 1):
             if need - n <= wilds and (n or k in cards):
-                add(book.complete(k, need, n))
+                acts.append(book.complete(k, need, n))
     for k in held:
         if k in wild_full:
             swaps = book.swap_wild(k, kinds)
@@ -171,9 +170,9 @@ def turn_moves(
             for kind, cards in tabs[q]:
                 if len(cards) < size:
                     if kind in cards:
-                        add(book.hop_over(q, players[q], kind, kind))
+                        acts.append(book.hop_over(q, players[q], kind, kind))
                     if WILD in cards and kind not in blocked:
-                        add(book.hop_over(q, players[q], kind, WILD))
+                        acts.append(book.hop_over(q, players[q], kind, WILD))
     if GAME_CHANGER in cnt and inc:
         give = [(k, c) for k, cards in inc.items() for c in (k, WILD) if c in cards]
         for step in range(1, n):
@@ -190,8 +189,8 @@ def turn_moves(
                             continue
                         if c1 == WILD and fills_with_wilds(theirs_inc.get(k1), last):
                             continue
-                    add(
-                        cget((GameChanger, by, target, k1, c1, k2, c2))
+                    acts.append(
+                        _CACHE.get((GameChanger, by, target, k1, c1, k2, c2))
                         or interned(GameChanger, by, target, k1, c1, k2, c2)
                     )
     if ULTIMATE_COLLECTOR in cnt:
@@ -201,8 +200,8 @@ def turn_moves(
             for kind, cards in tabs[q]:
                 if len(cards) == size and kind not in seen:
                     seen.append(kind)
-                    add(
-                        cget((UltimateCollector, by, players[q], kind))
+                    acts.append(
+                        _CACHE.get((UltimateCollector, by, players[q], kind))
                         or interned(UltimateCollector, by, players[q], kind)
                     )
     return acts
