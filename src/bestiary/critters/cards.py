@@ -15,20 +15,21 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from bestiary.core.errors import BadOption
 from bestiary.core.values import by_fields
 
-WILD = "wild"
-NO = "no"
-HOP_OVER = "hop_over"
-GAME_CHANGER = "game_changer"
-ULTIMATE_COLLECTOR = "ultimate_collector"
-ACTION_CARDS = (NO, HOP_OVER, GAME_CHANGER, ULTIMATE_COLLECTOR)
-NON_CRITTERS = frozenset((WILD, *ACTION_CARDS))
+# Final: the compiled core reads them as constants, not as module globals looked up per use.
+WILD: Final = "wild"
+NO: Final = "no"
+HOP_OVER: Final = "hop_over"
+GAME_CHANGER: Final = "game_changer"
+ULTIMATE_COLLECTOR: Final = "ultimate_collector"
+ACTION_CARDS: Final = (NO, HOP_OVER, GAME_CHANGER, ULTIMATE_COLLECTOR)
+NON_CRITTERS: Final = frozenset((WILD, *ACTION_CARDS))
 
-DEFAULT_KINDS = (
+DEFAULT_KINDS: Final = (
     "fox",
     "owl",
     "frog",

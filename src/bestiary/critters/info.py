@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from bestiary.core.info import Faces, GameInfo, OptionSpec
 from bestiary.critters.analytics import ANALYTICS
 from bestiary.critters.cards import ACTION_CARDS, DEFAULT_KINDS, WILD
 from bestiary.critters.decks import DECKS
 
 # Reshuffles in a row without a new full set before the stalled ending (docs/rulings.md).
-STALL_RESHUFFLES = 30
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8
+STALL_RESHUFFLES: Final = 30
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 8
 
 OPTIONS = (
     # The sheet says 3 or 4; the smaller values are for small research variants (docs/rl.md).

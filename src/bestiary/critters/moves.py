@@ -1,21 +1,26 @@
 """Legal-action generation for the turn player: every move but pass and discard.
 
 This is the engine's hot path (``bestiary bench``): action values are interned and reused, and
-per-game lists of ready-made actions live in the game's ``Table``.
+each seat's ready-made actions live in the game's ``Table`` (a ``SeatMoves``), found by kind and
+count rather than by building a key for every candidate move. No ``add = acts.append`` alias:
+compiled, a bound method is a call through a Python object, ``acts.append`` a direct C call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from bestiary.critters.actions import (
+    Allow,
     Complete,
     CrittersAction,
     Down,
     GameChanger,
     HopOver,
+    Pass,
     PlaySet,
+    SayNo,
     SwapWild,
     UltimateCollector,
 )
@@ -23,7 +28,7 @@ from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, ULTIMATE_COLLECTOR, 
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet, fills_with_wilds
 
-_CACHE: dict[tuple[Any, ...], Any] = {}
+_CACHE: Final[dict[tuple[Any, ...], Any]] = {}
 
 
 def interned(cls: Any, *args: Any) -> Any:
@@ -35,6 +40,80 @@ def interned(cls: Any, *args: Any) -> Any:
             _CACHE.clear()
         action = _CACHE[key] = cls(*args)
     return action
+
+
+class SeatMoves:
+    """One seat's actions made so far, found by what varies: a kind, how many cards of it."""
+
+    def __init__(self, by: str, size: int, kinds: tuple[str, ...]) -> None:
+        self.by = by
+        self.size = size
+        self.passes: Pass = interned(Pass, by)
+        self.allow: Allow = interned(Allow, by)
+        self.say_no: SayNo = interned(SayNo, by)
+        self.downs: dict[str, Down] = {}
+        # a wild down as each kind; a held kind swapped for the wild of its set, to each kind
+        self.wild_downs: list[Down] = [interned(Down, by, WILD, k) for k in kinds]
+        self.swaps: dict[str, list[SwapWild]] = {}
+        # kind -> PlaySet with n cards of the kind at index n (the rest wilds)
+        self.sets: dict[str, list[PlaySet | None]] = {}
+        # kind -> Complete putting n of the kind and (need - n) wilds at need * (size + 1) + n
+        self.completes: dict[str, list[Complete | None]] = {}
+        # kind -> HopOver from seat q taking the kind at 2 * q, a wild at 2 * q + 1
+        self.hops: dict[str, list[HopOver | None]] = {}
+
+    def down(self, kind: str) -> Down:
+        found = self.downs.get(kind)
+        if found is None:
+            found = self.downs[kind] = interned(Down, self.by, kind, None)
+        return found
+
+    def play_set(self, kind: str, n: int) -> PlaySet:
+        row = self.sets.get(kind)
+        if row is None:
+            row = self.sets[kind] = [None] * (self.size + 1)
+        found = row[n]
+        if found is None:
+            cards = (kind,) * n + (WILD,) * (self.size - n)
+            found = row[n] = interned(PlaySet, self.by, kind, cards)
+        return found
+
+    def complete(self, kind: str, need: int, n: int) -> Complete:
+        width = self.size + 1
+        row = self.completes.get(kind)
+        if row is None:
+            row = self.completes[kind] = [None] * (width * width)
+        found = row[need * width + n]
+        if found is None:
+            cards = (kind,) * n + (WILD,) * (need - n)
+            found = row[need * width + n] = interned(Complete, self.by, kind, cards)
+        return found
+
+    def swap_wild(self, kind: str, kinds: tuple[str, ...]) -> list[SwapWild]:
+        found = self.swaps.get(kind)
+        if found is None:
+            found = self.swaps[kind] = [interned(SwapWild, self.by, kind, k) for k in kinds]
+        return found
+
+    def hop_over(self, q: int, target: str, kind: str, card: str) -> HopOver:
+        row = self.hops.get(kind)
+        if row is None:
+            row = self.hops[kind] = []
+        at = 2 * q + (card == WILD)
+        if len(row) <= at:
+            row.extend([None] * (at + 1 - len(row)))
+        found = row[at]
+        if found is None:
+            found = row[at] = interned(HopOver, self.by, target, kind, card)
+        return found
+
+
+def seat_moves(t: Table, p: int, by: str) -> SeatMoves:
+    """Seat ``p``'s ready-made actions, kept for the game (the memo's one int key)."""
+    found: SeatMoves | None = t.memo.get(p)
+    if found is None:
+        found = t.memo[p] = SeatMoves(by, t.set_size, t.kinds)
+    return found
 
 
 def turn_moves(
@@ -63,39 +142,27 @@ def turn_moves(
                 blocked.add(kind)
         elif WILD in cards:
             wild_full.add(kind)
-    memo = t.memo
-    cget = _CACHE.get
+    book = seat_moves(t, p, by)
     acts: list[CrittersAction] = []
-    add = acts.append
     held = [k for k in kinds if k in cnt]
     for k in held:
-        add(cget((Down, by, k, None)) or interned(Down, by, k, None))
+        acts.append(book.down(k))
     if wilds:
-        every = memo.get(("down_wild", p))
-        if every is None:
-            every = memo[("down_wild", p)] = [interned(Down, by, WILD, k) for k in kinds]
+        every = book.wild_downs
         acts.extend(every if not blocked else [a for a in every if a.as_ not in blocked])
     for k in held:
         for n in range(max(1, size - wilds), min(cnt[k], size) + 1):
-            add(
-                cget((PlaySet, by, k, (k,) * n + (WILD,) * (size - n)))
-                or interned(PlaySet, by, k, (k,) * n + (WILD,) * (size - n))
-            )
+            acts.append(book.play_set(k, n))
     for k, cards in inc.items():
         need = size - len(cards)
         has = cnt.get(k, 0)
         for n in range(0, min(has, need) + 1):
             if need - n <= wilds and (n or k in cards):
-                add(
-                    cget((Complete, by, k, (k,) * n + (WILD,) * (need - n)))
-                    or interned(Complete, by, k, (k,) * n + (WILD,) * (need - n))
-                )
+                acts.append(book.complete(k, need, n))
     for k in held:
         if k in wild_full:
-            every = memo.get(("swap_wild", p, k))
-            if every is None:
-                every = memo[("swap_wild", p, k)] = [interned(SwapWild, by, k, k2) for k2 in kinds]
-            acts.extend(every if not blocked else [a for a in every if a.to not in blocked])
+            swaps = book.swap_wild(k, kinds)
+            acts.extend(swaps if not blocked else [a for a in swaps if a.to not in blocked])
     n = len(players)
     if HOP_OVER in cnt:
         for step in range(1, n):
@@ -103,15 +170,9 @@ def turn_moves(
             for kind, cards in tabs[q]:
                 if len(cards) < size:
                     if kind in cards:
-                        add(
-                            cget((HopOver, by, players[q], kind, kind))
-                            or interned(HopOver, by, players[q], kind, kind)
-                        )
+                        acts.append(book.hop_over(q, players[q], kind, kind))
                     if WILD in cards and kind not in blocked:
-                        add(
-                            cget((HopOver, by, players[q], kind, WILD))
-                            or interned(HopOver, by, players[q], kind, WILD)
-                        )
+                        acts.append(book.hop_over(q, players[q], kind, WILD))
     if GAME_CHANGER in cnt and inc:
         give = [(k, c) for k, cards in inc.items() for c in (k, WILD) if c in cards]
         for step in range(1, n):
@@ -128,8 +189,8 @@ def turn_moves(
                             continue
                         if c1 == WILD and fills_with_wilds(theirs_inc.get(k1), last):
                             continue
-                    add(
-                        cget((GameChanger, by, target, k1, c1, k2, c2))
+                    acts.append(
+                        _CACHE.get((GameChanger, by, target, k1, c1, k2, c2))
                         or interned(GameChanger, by, target, k1, c1, k2, c2)
                     )
     if ULTIMATE_COLLECTOR in cnt:
@@ -139,8 +200,8 @@ def turn_moves(
             for kind, cards in tabs[q]:
                 if len(cards) == size and kind not in seen:
                     seen.append(kind)
-                    add(
-                        cget((UltimateCollector, by, players[q], kind))
+                    acts.append(
+                        _CACHE.get((UltimateCollector, by, players[q], kind))
                         or interned(UltimateCollector, by, players[q], kind)
                     )
     return acts

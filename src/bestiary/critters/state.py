@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from bestiary.core.errors import IllegalAction
 from bestiary.core.records import Event, Header
@@ -37,13 +37,12 @@ from bestiary.critters.cards import (
     ULTIMATE_COLLECTOR,
     WILD,
 )
-from bestiary.critters.moves import interned, turn_moves
+from bestiary.critters.moves import interned, seat_moves, turn_moves
 from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
 from bestiary.critters.summary import summary_of
 from bestiary.critters.tableau import (
     CardSet,
-    full_sets,
     incomplete,
     kinds_full,
     swappable,
@@ -102,10 +101,9 @@ class CrittersState:
         self._chance = chance
         self._quiet = quiet
         self._began_empty = began_empty
-        # The stalled ending: reshuffles since the table last held a new full set, and how many
-        # full sets it held then (full sets are never broken up, so the count only grows).
+        # The stalled ending: reshuffles since the table last held a new full set (full sets are
+        # never broken up or lost, so a new one is one just made: see _made_full).
         self._stale = stale
-        self._full = sum(full_sets(tab, table.set_size) for tab in self._tabs)
         self._winners = winners
         self._ending = ending
         self._log: list[CrittersAction] = []
@@ -430,15 +428,14 @@ class CrittersState:
         if self._awaiting >= 0:
             if p != self._awaiting:
                 return []
-            if NO in self._hands[p]:
-                return [interned(SayNo, by), interned(Allow, by)]
-            return [interned(Allow, by)]
+            book = seat_moves(self._t, p, by)
+            return [book.say_no, book.allow] if NO in self._hands[p] else [book.allow]
         if p != self._turn:
             return []
         hand = self._hands[p]
         acts = turn_moves(self._t, hand, self._tabs, p, by)
         if len(hand) <= self._t.hand_limit:
-            acts.append(interned(Pass, by))
+            acts.append(seat_moves(self._t, p, by).passes)
         elif not acts:
             acts = [interned(Discard, by, c) for c in self._t.card_order if c in hand]
         return acts
@@ -504,8 +501,30 @@ class CrittersState:
         self._do(action)
 
     def _do(self, action: CrittersAction) -> None:
-        """Apply an action already known to be legal."""
-        _HANDLERS[type(action)](self, action)
+        """Apply an action already known to be legal.
+
+        By type tests, the commonest first: the compiled core calls each handler directly,
+        where a table of handlers would call them as Python objects."""
+        if isinstance(action, Down):
+            self._do_down(action)
+        elif isinstance(action, Pass):
+            self._do_pass(action)
+        elif isinstance(action, Allow):
+            self._do_allow(action)
+        elif isinstance(action, Discard):
+            self._do_discard(action)
+        elif isinstance(action, (HopOver, GameChanger, UltimateCollector)):
+            self._do_action_card(action)
+        elif isinstance(action, PlaySet):
+            self._do_set(action)
+        elif isinstance(action, Complete):
+            self._do_complete(action)
+        elif isinstance(action, SwapWild):
+            self._do_swap_wild(action)
+        elif isinstance(action, SayNo):
+            self._do_no(action)
+        else:
+            self._reshuffle(action.order)
 
     def _reshuffle(self, order: Sequence[str]) -> None:
         self._log.append(Reshuffle(tuple(order)))
@@ -552,11 +571,13 @@ class CrittersState:
         self._awaiting = -1
         self._pending = None
 
+    def _made_full(self) -> None:
+        """A set just became full: the table holds a new full set (the stalled ending's count
+        starts again). Every move that fills a set calls it, so no move recounts the table."""
+        self._stale = 0
+
     def _check_win(self, *seats: int) -> None:
         goal, size = self._t.sets_to_win, self._t.set_size
-        full = sum(full_sets(tab, size) for tab in self._tabs)
-        if full > self._full:
-            self._full, self._stale = full, 0
         won = sorted({s for s in seats if kinds_full(self._tabs[s], size) >= goal})
         if won:
             self._finish(tuple(won), "won")
@@ -567,8 +588,11 @@ class CrittersState:
         i = incomplete(tab, kind, self._t.set_size)
         if i < 0:
             tab.append((kind, (card,)))
+            i = len(tab) - 1
         else:
             tab[i] = (kind, (*tab[i][1], card))
+        if len(tab[i][1]) == self._t.set_size:
+            self._made_full()
 
     def _leave(self, seat: int, kind: str, card: str) -> None:
         tab = self._tabs[seat]
@@ -596,6 +620,7 @@ class CrittersState:
         for c in a.cards:
             hand.remove(c)
         self._tabs[p].append((a.kind, tuple(a.cards)))
+        self._made_full()
         self._check_win(p)
         self._end_turn(False)
 
@@ -608,6 +633,7 @@ class CrittersState:
         tab = self._tabs[p]
         i = incomplete(tab, a.kind, self._t.set_size)
         tab[i] = (a.kind, tab[i][1] + tuple(a.cards))
+        self._made_full()
         self._check_win(p)
         self._end_turn(False)
 
@@ -673,29 +699,11 @@ class CrittersState:
         self._centre.append(a.card)
         self._end_turn(True)
 
-    def _do_reshuffle(self, a: Reshuffle) -> None:
-        self._reshuffle(a.order)
 
-
-_CARD_OF: dict[type, str] = {
+_CARD_OF: Final[dict[type, str]] = {
     HopOver: HOP_OVER,
     GameChanger: GAME_CHANGER,
     UltimateCollector: ULTIMATE_COLLECTOR,
-}
-
-_HANDLERS: dict[type, Any] = {
-    Down: CrittersState._do_down,
-    PlaySet: CrittersState._do_set,
-    Complete: CrittersState._do_complete,
-    HopOver: CrittersState._do_action_card,
-    GameChanger: CrittersState._do_action_card,
-    UltimateCollector: CrittersState._do_action_card,
-    SayNo: CrittersState._do_no,
-    Allow: CrittersState._do_allow,
-    SwapWild: CrittersState._do_swap_wild,
-    Pass: CrittersState._do_pass,
-    Discard: CrittersState._do_discard,
-    Reshuffle: CrittersState._do_reshuffle,
 }
 
 

@@ -52,11 +52,6 @@ def kinds_full(tableau: Sequence[CardSet], size: int) -> int:
     return len({kind for kind, cards in tableau if len(cards) == size})
 
 
-def full_sets(tableau: Sequence[CardSet], size: int) -> int:
-    """How many full sets the player holds (of any kinds, two of one kind counted twice)."""
-    return sum(1 for _, cards in tableau if len(cards) == size)
-
-
 def fills_with_wilds(cards: tuple[str, ...] | None, last: int) -> bool:
     """Would one more wild make this incomplete set an all-wild full set?"""
     return cards is not None and len(cards) == last and all(c == WILD for c in cards)
