@@ -21,6 +21,7 @@ import re
 import statistics
 import subprocess
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import ClassVar
 
@@ -75,6 +76,36 @@ def instructions(pid: int, out: Path) -> int:
     return int(found.group(1))
 
 
+def own_costs(dump: Path) -> tuple[Counter[str], Counter[str]]:
+    """Each function's and each shared object's own instructions in a dump (callgrind_annotate
+    reads dumps taken mid-run, whose frames were entered before the zeroing, as inclusive)."""
+    names: dict[str, str] = {}
+    functions: Counter[str] = Counter()
+    objects: Counter[str] = Counter()
+    function = obj = owner = ""
+    after_call = False
+    for line in dump.read_text().splitlines():
+        key, _, value = line.partition("=")
+        if key in ("ob", "fn", "cob", "cfn", "fl", "fi", "fe", "cfi", "cfl"):
+            compressed = re.match(r"\((\d+)\)(?: (.*))?", value)
+            if compressed:  # "(n) name" names n once; "(n)" alone refers to it later
+                ref = ("o" if "ob" in key else "f") + compressed.group(1)
+                value = names.setdefault(ref, compressed.group(2) or ref)
+            if key == "ob":
+                obj = value.rsplit("/", 1)[-1]
+            elif key == "fn":
+                function, owner = value, obj
+        elif key == "calls":
+            after_call = True  # the next cost line is the call's, inclusive
+        elif line[:1] in "0123456789+-*":
+            fields = line.split()  # position, then Ir (absent: none)
+            if not after_call and len(fields) > 1:
+                functions[function] += int(fields[1])
+                objects[owner] += int(fields[1])
+            after_call = False
+    return functions, objects
+
+
 def group_commits(db: str) -> int:
     """Transactions that inserted events so far (each row's ``xmin`` is the transaction that
     inserted it: one per group commit)."""
@@ -83,8 +114,9 @@ def group_commits(db: str) -> int:
 
 def one_run(
     db: str, count: int, of: str, tables: int, seconds: float, lease: float, out: Path
-) -> tuple[int, int, int, int]:
-    """Moves, group commits, workers' and nginx's instructions of one counted run."""
+) -> tuple[int, int, int, int, list[Path]]:
+    """Moves, group commits, workers' and nginx's instructions of one counted run, and the
+    workers' dumps."""
     out.mkdir(parents=True)
     Counted.wrap = callgrind(out)
     find_nginx = workers.find_nginx
@@ -111,7 +143,7 @@ def one_run(
         routed = sum(instructions(pid, out) for pid in nginx)
     finally:
         cluster.stop()
-    return level.moves, commits, served, routed
+    return level.moves, commits, served, routed, [out / f"callgrind.{pid}.1" for pid in procs]
 
 
 def main() -> None:
@@ -127,13 +159,14 @@ def main() -> None:
     out = Path(args.out or tempfile.mkdtemp(prefix="workers-callgrind-"))
     print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), flush=True)
     per_move: dict[int, list[tuple[float, float, float]]] = {}
+    own: dict[int, Counter[str]] = {}  # the workers' own instructions per move (mean of rounds)
     with throwaway_cluster() as pg:
         for round_ in range(args.rounds):
             for count in [int(n) for n in args.workers.split(",")]:
                 db = pg.database(f"counted_{round_}_{count}")
                 Store(db).close()
                 here = out / f"round{round_ + 1}-{count}w"
-                moves, commits, served, routed = one_run(
+                moves, commits, served, routed, dumps = one_run(
                     db, count, args.of, args.tables, args.seconds, args.lease, here
                 )
                 print(
@@ -143,6 +176,13 @@ def main() -> None:
                     f"({commits:,}); dumps in {here}",
                     flush=True,
                 )
+                for dump in dumps:
+                    functions, objects = own_costs(dump)
+                    for name, cost in [
+                        *functions.items(),
+                        *((f"[{o}]", c) for o, c in objects.items()),
+                    ]:
+                        own.setdefault(count, Counter())[name] += cost / moves / args.rounds
                 per_move.setdefault(count, []).append(
                     (served / moves, routed / moves, moves / commits)
                 )
@@ -154,6 +194,12 @@ def main() -> None:
             f"{statistics.median(r[1] for r in runs):10,.0f} "
             f"{statistics.median(r[2] for r in runs):6.1f}"
         )
+
+    counts = sorted(own)
+    print("the workers' own instructions per move, by shared object and function (mean of rounds):")
+    print(" ".join(f"{count:>11}w" for count in counts))
+    for name, _ in (own[counts[0]] + own[counts[-1]]).most_common(30):
+        print(" ".join(f"{own[count][name]:12,.0f}" for count in counts), name)
 
 
 if __name__ == "__main__":
