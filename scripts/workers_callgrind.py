@@ -9,7 +9,7 @@ vCPUs busy); an instruction count can. Every worker and nginx run under ``valgri
 nginx) / moves the clients saw. Leases are lengthened (``--lease``) so that workers slowed
 ~50x by callgrind keep theirs. Worker counts are alternated in each round.
 
-    PYTHONPATH=. .venv/bin/python scripts/workers_callgrind.py --rounds 2 --tables 10 --seconds 60
+    PYTHONPATH=. .venv/bin/python scripts/workers_callgrind.py --rounds 2 --tables 10 --seconds 30
 
 The dumps stay in ``--out`` for ``callgrind_annotate``.
 """
