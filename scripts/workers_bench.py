@@ -57,17 +57,20 @@ def commits_per_second(cluster: Cluster, db: str, seconds: int) -> float:
     raise RuntimeError(done.stderr + done.stdout)
 
 
-def transactions(db: str) -> int:
-    """Transactions the database has committed so far (PostgreSQL's own count)."""
+def row_of(db: str, sql: str) -> Any:
+    """The one row ``sql`` answers in ``db``."""
     store = Store(db)
     try:
         with store.engine.connect() as conn:
-            found = conn.exec_driver_sql(
-                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
-            ).scalar()
+            return conn.exec_driver_sql(sql).one()
     finally:
         store.close()
-    return int(found or 0)
+
+
+def transactions(db: str) -> int:
+    """Transactions the database has committed so far (PostgreSQL's own count)."""
+    sql = "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+    return int(row_of(db, sql)[0] or 0)
 
 
 def takeover(cluster: Cluster, round_: int) -> str:
