@@ -300,13 +300,10 @@ class Table(Seating, Presence, Messages, Clocks, Commits):
         """The timer: the driver runs what is due (bots' decisions); in a worker thread when a
         seated bot is registered as one that thinks (``seconds``), else at once."""
         self._timer = None
-        match = self.match
-        if match is None or self._busy or self.paused or self.halted or self.status != "playing":
+        due, match = self._next_due(), self.match
+        if due is None or match is None:
             return
-        due = match.next_due()
-        if due is None:
-            return
-        if self._t0 + due * self.pace.tick_seconds - self._lead > self.clock.now() + 1e-3:
+        if self._due_at(due) > self.clock.now() + 1e-3:
             self._arm()  # a timer from before a change: what is due now is later
             return
         to_tick = max(due, self._now_tick())

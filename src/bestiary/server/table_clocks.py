@@ -76,14 +76,22 @@ class Clocks(TableCore):
             self._timer.cancel()
             self._timer = None
 
+    def _next_due(self) -> int | None:
+        """The driver's next due tick, if the table may run it now (playing, not busy)."""
+        match = self.match
+        if match is None or self._busy or self.paused or self.halted or self.status != "playing":
+            return None
+        return match.next_due()
+
+    def _due_at(self, tick: int) -> float:
+        """Table-clock time to start tick ``tick`` (early by the bots' lead)."""
+        return self._t0 + tick * self.pace.tick_seconds - self._lead
+
     def _arm(self) -> None:
         """Wait for the driver's next due tick (re-armed after every change)."""
         self._cancel_timer()
-        match = self.match
-        if match is None or self._busy or self.paused or self.halted or self.status != "playing":
-            return
-        due = match.next_due()
+        due = self._next_due()
         if due is None:
             return
-        wait = self._t0 + due * self.pace.tick_seconds - self._lead - self.clock.now()
+        wait = self._due_at(due) - self.clock.now()
         self._timer = self.clock.later(max(0.0, wait), partial(self.post, self._due))
