@@ -1,0 +1,186 @@
+"""What every OpenSpiel face of bestiary is made of: a table, a game and a state to declare.
+
+A face (``generic_spiel``, ``openspiel_critters``, ``openspiel_wild``) subclasses these and
+declares only what is its own:
+
+- ``SpielTable``: what a parameter set fixes. Its ``defaults`` (the parameters), and in
+  ``__init__`` the options, ``encoding``, ``length`` (the history bound), ``chance_size`` (the
+  most outcomes of a chance node) and ``kind`` (its ``pyspiel.GameType``, from
+  ``spiel_pieces.game_type``); ``utilities`` if returns are not +1/-1, ``legal_ids`` if the
+  encoding has a cheaper way than its mask, ``observer`` for its observation layout.
+- ``SpielGame``: ``tables`` (the face's ``Tables``) and ``state`` (its state class).
+- ``SpielState``: ``tables`` again, and its chance model: ``chance_outcomes``,
+  ``_apply_chance`` and ``_chance_string`` (``spiel_chance`` has the two the games use: a
+  seeded deal, and cards dealt one at a time). A sequential game's moves, returns (+1 for
+  each winner, -1 for the others, 0 to all for a game cut at ``length`` history entries)
+  and text come from here; a face overrides what its game does otherwise (wild's ticks).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel
+
+from bestiary.adapters.encoding import Encoding
+from bestiary.adapters.spiel_cells import Cell, Shared, Tables
+from bestiary.core.game import State
+
+
+class SpielTable(Shared):
+    """What a parameter set fixes (shared by every state of it: ``Shared``)."""
+
+    defaults: ClassVar[dict[str, Any]]
+    encoding: Encoding
+    length: int
+    chance_size: int
+    kind: Any  # the pyspiel.GameType
+    # Whether an id is a position in the seat's legal list (``ViewEncoding``): the state then
+    # lists them before it reads or names an id.
+    positional = False
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = {**self.defaults, **params}
+        self.n = int(self.params["players"])
+        self.players = tuple(f"player_{i}" for i in range(self.n))
+        self.seat = {p: i for i, p in enumerate(self.players)}
+
+    def utilities(self) -> tuple[float, float, float | None]:
+        """The least and most a seat can get, and what every game's returns add up to."""
+        return -1.0, 1.0, None
+
+    def info(self) -> Any:
+        low, high, total = self.utilities()
+        return pyspiel.GameInfo(
+            num_distinct_actions=self.encoding.size,
+            max_chance_outcomes=self.chance_size,
+            num_players=self.n,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
+            max_game_length=self.length,
+        )
+
+    def legal_ids(self, legal: Sequence[Any]) -> list[int]:
+        """The ids of ``legal``, ascending (the mask also primes a ``ViewEncoding``)."""
+        return [int(i) for i in np.flatnonzero(self.encoding.mask(legal))]
+
+    def returns(self, winners: Sequence[str]) -> list[float]:
+        return [1.0 if p in winners else -1.0 for p in self.players]
+
+    def observer(self, iig_obs_type: Any) -> Any:
+        raise NotImplementedError
+
+
+class SpielGame(pyspiel.Game):
+    """A face's game: its table's type and info; makes its states and observers."""
+
+    tables: ClassVar[Tables[Any]]
+    state: ClassVar[type[SpielState]]
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        table = self.tables(params or {})
+        super().__init__(table.kind, table.info(), table.params)
+
+    def new_initial_state(self) -> SpielState:
+        return self.state(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Any:
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {params!r}")
+        return self.tables(self.get_parameters()).observer(iig_obs_type)
+
+
+def _clone_or_none(value: State | None) -> State | None:
+    return None if value is None else value.clone()
+
+
+class SpielState(pyspiel.State):
+    """One game of a sequential face: chance (its model) until the engine exists, then the
+    engine's own turns and chance."""
+
+    tables: ClassVar[Tables[Any]]
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self._game = self.tables(game.get_parameters())
+        self._engine: Cell[Any] = Cell(None, _clone_or_none)
+        self._cut = False
+
+    @property
+    def engine(self) -> Any:
+        return self._engine.value
+
+    @engine.setter
+    def engine(self, value: Any) -> None:
+        self._engine.value = value
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        engine = self.engine
+        if engine is None or engine.chance_due:
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(self._game.seat[engine.actors[0]])
+
+    def is_terminal(self) -> bool:
+        return self._cut or (self.engine is not None and self.engine.is_over)
+
+    def _legal(self, player: int) -> list[Any]:
+        assert self.engine is not None
+        legal: list[Any] = self.engine.legal_actions(self._game.players[player])
+        return legal
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._game.legal_ids(self._legal(player))  # type: ignore[no-any-return]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def _apply_chance(self, outcome: int) -> None:
+        raise NotImplementedError
+
+    def _chance_string(self, outcome: int) -> str:
+        raise NotImplementedError
+
+    def _move(self, player: int, action: int) -> None:
+        """Seat ``player``'s decision ``action`` on the engine."""
+        game = self._game
+        if game.positional:
+            game.encoding.mask(self._legal(player))
+        self.engine.apply(game.encoding.action(game.players[player], action))
+
+    def _apply_action(self, action: int) -> None:
+        player = self.current_player()
+        if player == pyspiel.PlayerId.CHANCE:
+            self._apply_chance(action)
+        else:
+            self._move(player, action)
+        if not self.is_terminal() and len(self.history()) + 1 >= self._game.length:
+            self._cut = True
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return self._chance_string(action)
+        game = self._game
+        if game.positional and self.engine is not None:
+            game.encoding.mask(self._legal(player))
+        return game.encoding.describe(action)  # type: ignore[no-any-return]
+
+    def returns(self) -> list[float]:
+        if self.engine is None or not self.engine.is_over:
+            return [0.0] * self._game.n
+        return self._game.returns(self.engine.winners())  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        if self.engine is None:
+            return self._dealing()
+        return json.dumps(self.engine.view(None), sort_keys=True)
+
+    def _dealing(self) -> str:
+        return "dealing"
