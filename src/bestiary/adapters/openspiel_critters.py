@@ -66,8 +66,6 @@ DEFAULT_PARAMS: dict[str, Any] = {
 }
 # Dealing at once enumerates every distinct order of the deck: only for small decks.
 MAX_DEALS = 100_000
-# resample_from_infostate re-deals and replays until the seat's information state matches.
-RESAMPLE_TRIES = 1000
 
 
 def _game_type(utility: Any) -> Any:
@@ -175,22 +173,10 @@ class CrittersSpielState(SpielState):
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self._dealt: list[str] = []  # the deck so far, or the new Draw Pile during a reshuffle
-        self._seen: Cell[list[tuple[int, str]]] = Cell(
-            [], list.copy
-        )  # (seat or -1 for everyone, what they saw)
         # One row per history entry: (seat acting or -1 for chance, the action or outcome, the
         # (seat, card) pairs it put in hands): the perfect-recall tensor's rows.
         self._rows: Cell[list[Row]] = Cell([], list.copy)
         self._places: Cell[Places | None] = Cell(None, _copy_places)
-
-    @property
-    def _log(self) -> list[tuple[int, str]]:
-        """(seat, or -1 for everyone; what they saw), in order."""
-        return self._seen.value
-
-    @_log.setter
-    def _log(self, value: list[tuple[int, str]]) -> None:
-        self._seen.value = value
 
     # ------------------------------------------------------------------ OpenSpiel
 
@@ -222,7 +208,7 @@ class CrittersSpielState(SpielState):
         # deal and draw (the deal at once, then the first turn's draw), and the seat knows which.
         gains = tuple(
             (who, index[text.split(" ", 1)[1]] + (drawn if text.startswith("drew ") else 0))
-            for who, text in self._log[mark:]
+            for who, text, _ in self._log[mark:]
             if who >= 0 and text.startswith(("dealt ", "drew "))
         )
         self._rows.value.append((actor, action, gains))
@@ -249,7 +235,7 @@ class CrittersSpielState(SpielState):
             limit = game.hand_limit
             j = len(self._dealt) - 1
             if j < limit * game.n:
-                self._log.append((j % game.n, f"dealt {card}"))
+                self._log.append((j % game.n, f"dealt {card}", None))
             if len(self._dealt) == game.deck_size:
                 header = {
                     "game": "critters",
@@ -265,7 +251,7 @@ class CrittersSpielState(SpielState):
         elif not sum(self._unplaced().values()):
             order = tuple(self._dealt)
             self._dealt = []
-            self._log.append((-1, "the centre pile is shuffled into a new Draw Pile"))
+            self._log.append((-1, "the centre pile is shuffled into a new Draw Pile", None))
             self._step(Reshuffle(order))
 
     def _start(self, engine: CrittersState) -> None:
@@ -277,16 +263,18 @@ class CrittersSpielState(SpielState):
         turn = engine.turn
         if turn is not None:
             for card in _gained(Counter(), Counter(engine.hand(turn)), self._dealt_hand(turn)):
-                self._log.append((self._game.encoding.seat[turn], f"drew {card}"))
+                self._log.append((self._game.encoding.seat[turn], f"drew {card}", None))
 
     def _dealt_hand(self, player: str) -> Counter[str]:
         seat = self._game.encoding.seat[player]
-        return Counter(text[6:] for who, text in self._log if who == seat and text[:6] == "dealt ")
+        return Counter(
+            text[6:] for who, text, _ in self._log if who == seat and text[:6] == "dealt "
+        )
 
     def _move(self, seat: int, action_id: int) -> None:
         action = self._game.encoding.action(self._game.players[seat], action_id)
         event = action.to_event()
-        self._log.append((-1, json.dumps(event, sort_keys=True)))
+        self._log.append((-1, json.dumps(event, sort_keys=True), None))
         self._step(action)
 
     def _step(self, action: Any) -> None:
@@ -306,7 +294,7 @@ class CrittersSpielState(SpielState):
         for seat, p in enumerate(self._game.players):
             after = Counter(engine.hand(p))
             for card in _gained(before[p], after, Counter()):
-                self._log.append((seat, f"drew {card}"))
+                self._log.append((seat, f"drew {card}", None))
 
     def resample(self, player: int, rng: random.Random) -> CrittersSpielState:
         """A state ``player`` cannot tell from this one, hidden cards re-dealt (for ISMCTS).
@@ -319,7 +307,7 @@ class CrittersSpielState(SpielState):
         other: CrittersSpielState = self.clone()
         other.engine = determinize(self.engine.view(name), name, rng)
         other._places.value = None  # a determinized engine has no dealt history to follow
-        other._log = [(who, text) for who, text in self._log if who in (-1, player)]
+        other._log = [entry for entry in self._log if entry[0] in (-1, player)]
         # The searching seat knows its own gains, and no chance outcome but through them.
         other._rows.value = [
             (actor, action if actor >= 0 else -1, tuple(g for g in gains if g[0] == player))
@@ -327,8 +315,8 @@ class CrittersSpielState(SpielState):
         ]
         return other
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state ``player_id`` cannot tell from this one, by OpenSpiel's resampling hook.
+    def _resampler(self, player: int) -> Callable[[random.Random], CrittersSpielState | None]:
+        """A try at a state ``player`` cannot tell from this one (``resample_from_infostate``).
 
         A real history of the game: the deck and every reshuffled Draw Pile dealt again,
         keeping in place the cards the seat drew and every card since shown (put down,
@@ -340,16 +328,15 @@ class CrittersSpielState(SpielState):
         places = self._places.value
         if places is None:
             raise ValueError("resample_from_infostate needs a dealt game of this adapter")
-        rng = random.Random(int(probability_sampler() * 2**53))
-        player = int(player_id)
         target = self.information_state_string(player)
-        for _ in range(RESAMPLE_TRIES):
+
+        def attempt(rng: random.Random) -> CrittersSpielState | None:
             sample = self._replayed(places.redealt(player, rng))
-            if sample is not None and sample.information_state_string(player) == target:
-                return sample
-        raise RuntimeError(
-            f"no re-deal matched seat {player}'s information state in {RESAMPLE_TRIES} tries"
-        )
+            if sample is None or sample.information_state_string(player) != target:
+                return None
+            return sample
+
+        return attempt
 
     def _replayed(self, orders: list[list[str]]) -> CrittersSpielState | None:
         """This state's moves replayed on the dealt ``orders``; None where one is illegal."""
@@ -367,14 +354,6 @@ class CrittersSpielState(SpielState):
                 return None
         return new
 
-    def seat_log(self, player: int) -> list[str]:
-        """What ``player`` has seen so far, in order."""
-        return [text for who, text in self._log if who in (-1, player)]
-
-    def log_entries(self) -> list[tuple[int, str]]:
-        """(seat, or -1 for everyone; what they saw), in order: for observers."""
-        return list(self._log)
-
     def rows(self) -> list[Row]:
         """(seat acting or -1 for chance, action or outcome, (seat, column) gains) per entry.
 
@@ -387,7 +366,7 @@ class CrittersSpielState(SpielState):
         if self.engine is not None:
             return [Counter(self.engine.hand(p)) for p in self._game.players]
         hands: list[Counter[str]] = [Counter() for _ in self._game.players]
-        for who, text in self._log:
+        for who, text, _ in self._log:
             if who >= 0 and text.startswith("dealt "):
                 hands[who][text[6:]] += 1
         return hands
@@ -584,9 +563,7 @@ class CrittersObserver(PiecesObserver):
                 if self._sees(seat, player):
                     parts.append(f"hand{seat} " + " ".join(sorted(hands[seat].elements())))
         if self.public and self.perfect_recall:
-            parts += [
-                text for who, text in state.log_entries() if who == -1 or self._sees(who, player)
-            ]
+            parts += state.log_as_seen(lambda seat: self._sees(seat, player))
         elif self.public:
             if state.engine is None:
                 parts.append(f"dealing {len(state.history())}")

@@ -13,13 +13,17 @@ declares only what is its own:
   ``_apply_chance`` and ``_chance_string`` (``spiel_chance`` has the two the games use: a
   seeded deal, and cards dealt one at a time). A sequential game's moves, returns (+1 for
   each winner, -1 for the others, 0 to all for a game cut at ``length`` history entries)
-  and text come from here; a face overrides what its game does otherwise (wild's ticks).
+  and text come from here; a face overrides what its game does otherwise (wild's ticks:
+  who acts, its legal ids, rewards and returns). A face that keeps what each seat saw
+  (``_log``, ``Entry``) has its information-state strings from it; one that can re-deal what
+  a seat has not seen declares ``_resampler`` and gets OpenSpiel's ``resample_from_infostate``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -28,6 +32,11 @@ import pyspiel
 from bestiary.adapters.encoding import Encoding
 from bestiary.adapters.spiel_cells import Cell, Shared, Tables
 from bestiary.core.game import State
+
+# resample_from_infostate re-deals and replays until the seat's information state matches.
+RESAMPLE_TRIES = 1000
+# What a seat saw: (the seat, or -1 for everyone; what it saw; what the others saw, or None).
+Entry = tuple[int, str, str | None]
 
 
 class SpielTable(Shared):
@@ -41,6 +50,9 @@ class SpielTable(Shared):
     # Whether an id is a position in the seat's legal list (``ViewEncoding``): the state then
     # lists them before it reads or names an id.
     positional = False
+    # Whether a game that reaches ``length`` history entries is cut there (returning 0 to
+    # all); False where ``length`` is a bound the rules keep by themselves.
+    cuts = True
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.params = {**self.defaults, **params}
@@ -110,6 +122,7 @@ class SpielState(pyspiel.State):
         super().__init__(game)
         self._game = self.tables(game.get_parameters())
         self._engine: Cell[Any] = Cell(None, _clone_or_none)
+        self._seen: Cell[list[Entry]] = Cell([], list.copy)
         self._cut = False
 
     @property
@@ -119,6 +132,46 @@ class SpielState(pyspiel.State):
     @engine.setter
     def engine(self, value: Any) -> None:
         self._engine.value = value
+
+    @property
+    def _log(self) -> list[Entry]:
+        """What the seats saw, in order (``Entry``)."""
+        return self._seen.value
+
+    @_log.setter
+    def _log(self, value: list[Entry]) -> None:
+        self._seen.value = value
+
+    def log_as_seen(self, sees: Callable[[int], bool]) -> list[str]:
+        """The log as an observer sees it who sees the private entries of seats ``sees``."""
+        lines = []
+        for who, text, public in self._log:
+            if who < 0 or sees(who):
+                lines.append(text)
+            elif public is not None:
+                lines.append(public)
+        return lines
+
+    def seat_log(self, player: int) -> list[str]:
+        """What ``player`` has seen so far, in order."""
+        return self.log_as_seen(lambda seat: seat == player)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state ``player_id`` cannot tell from this one, by OpenSpiel's resampling hook:
+        the first of ``RESAMPLE_TRIES`` tries of the face's ``_resampler`` that matches."""
+        attempt = self._resampler(int(player_id))
+        rng = random.Random(int(probability_sampler() * 2**53))
+        for _ in range(RESAMPLE_TRIES):
+            sample = attempt(rng)
+            if sample is not None:
+                return sample
+        raise RuntimeError(
+            f"no re-deal matched seat {player_id}'s information state in {RESAMPLE_TRIES} tries"
+        )
+
+    def _resampler(self, player: int) -> Callable[[random.Random], SpielState | None]:
+        """One try of a re-deal ``player`` cannot tell from this state: the state, or None."""
+        raise NotImplementedError(f"{type(self).__name__} cannot resample an information state")
 
     def current_player(self) -> int:
         if self.is_terminal():
@@ -161,7 +214,8 @@ class SpielState(pyspiel.State):
             self._apply_chance(action)
         else:
             self._move(player, action)
-        if not self.is_terminal() and len(self.history()) + 1 >= self._game.length:
+        game = self._game
+        if game.cuts and not self.is_terminal() and len(self.history()) + 1 >= game.length:
             self._cut = True
 
     def _action_to_string(self, player: int, action: int) -> str:
