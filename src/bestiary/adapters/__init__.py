@@ -8,7 +8,9 @@ needs neither: each library has its own modules.
 - ``ticks``: Call of the Wild on discrete ticks (every seat acts each tick, ``wait`` included).
 - ``critters_v0``, ``wild_v0``: the PettingZoo envs (``pettingzoo_envs`` registers both).
 - ``gym_envs``: ``bestiary/Critters-v0`` and ``bestiary/Wild-v0`` against bots.
-- ``openspiel_critters``, ``openspiel_wild``: ``python_bestiary_critters``/``_wild`` games.
+- ``openspiel_critters``, ``openspiel_wild``: ``python_bestiary_critters``/``_wild`` games,
+  declared over ``spiel_face`` (table, game, state), ``spiel_chance`` (cards dealt one at a
+  time) and ``spiel_pieces`` (game type, observers).
 - ``spiel_cells``: cheap copies for OpenSpiel's ``clone()``, and each parameter set's table.
 - ``observation_space``: the ``{"observation", "action_mask"}`` space every encoded face has.
 - ``encoding``: the encoding a game declares (``GameInfo.faces.encoding``), else the generic one
