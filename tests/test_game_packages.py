@@ -36,9 +36,9 @@ PACKAGES = ("wild", "critters")  # the game packages inside bestiary (duel is a 
 # (A module that names critters' card "wild" counts as naming wild: the check cannot tell.)
 STILL_OUTSIDE = {
     # The per-game research faces (docs/rl.md): each imports an RL library or is the public
-    # encoding researchers import by this path. CrittersEnv, critters_v0 and both OpenSpiel
-    # games are declarations over the generic faces (encoding, generic_aec, generic_gym,
-    # spiel_face name no game); wild's Gymnasium and PettingZoo faces run on ticks.
+    # encoding researchers import by this path. CrittersEnv, critters_v0, wild_v0 and both
+    # OpenSpiel games are declarations over the generic faces (encoding, generic_aec,
+    # generic_gym, generic_parallel, spiel_face name no game); Wild-v0 runs on ticks.
     "adapters/baselines.py": "MaskablePPO and DQN settings per game",
     "adapters/critters_encoding.py": "critters' own observations and action ids",
     "adapters/critters_v0.py": "critters' PettingZoo env",
@@ -49,7 +49,7 @@ STILL_OUTSIDE = {
     "adapters/ticks.py": "wild on ticks",
     "adapters/vector.py": "the batched Critters/Wild vector envs",
     "adapters/wild_encoding.py": "wild's own observations and action ids",
-    "adapters/wild_v0.py": "wild's PettingZoo env",
+    "adapters/wild_v0.py": "wild's PettingZoo env, declared over generic_parallel",
     # Each game's bots (above the games: they share bots/ bases and search/), found through
     # GameInfo.bots, so nothing else imports them by name.
     "bots/critters.py": "critters' bots",

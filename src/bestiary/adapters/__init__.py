@@ -17,7 +17,8 @@ needs neither: each library has its own modules.
   from its view and legal actions; ``generic_aec`` (PettingZoo), ``generic_gym``
   (``bestiary/Game-v0`` and ``vector_env``), ``generic_spiel`` (``python_bestiary_game``): the
   faces any turn-based game gets from it, with no module of its own; ``CrittersEnv`` and
-  ``critters_v0`` are these faces with critters' declarations.
+  ``critters_v0`` are these faces with critters' declarations. ``generic_parallel``: a game on
+  ticks as a PettingZoo ``ParallelEnv`` (``wild_v0`` declares wild over it).
 - ``speed``: steps/s through each adapter and the peers (``bestiary bench --adapters``).
 
 See docs/rl.md for the encodings and the choices made.
