@@ -10,7 +10,7 @@ needs neither: each library has its own modules.
 - ``gym_envs``: ``bestiary/Critters-v0`` and ``bestiary/Wild-v0`` against bots.
 - ``openspiel_critters``, ``openspiel_wild``: ``python_bestiary_critters``/``_wild`` games,
   declared over ``spiel_face`` (table, game, state), ``spiel_chance`` (cards dealt one at a
-  time) and ``spiel_pieces`` (game type, observers).
+  time), ``spiel_ticks`` (a game on ticks) and ``spiel_pieces`` (game type, observers).
 - ``spiel_cells``: cheap copies for OpenSpiel's ``clone()``, and each parameter set's table.
 - ``observation_space``: the ``{"observation", "action_mask"}`` space every encoded face has.
 - ``encoding``: the encoding a game declares (``GameInfo.faces.encoding``), else the generic one

@@ -18,9 +18,10 @@ others' moves as the table sees them, meetings). ``private_info`` NONE leaves ou
 card and Objective, ALL_PLAYERS shows every seat's, ``public_info=False`` leaves out the table;
 observation parameters are refused.
 
-A declaration over ``spiel_face``: what is wild's own is its parameters, its encoding, its
-chance (each Pack card by card and the Objectives, ``spiel_chance.Shoe``; the order of a tick),
-its ticks (simultaneous, or turn-based picks), its rewards, its observer and its resampling.
+A declaration over ``spiel_ticks`` (any game on ticks: the picks, simultaneous or turn-based,
+the order of a tick as chance, score changes as rewards) and ``spiel_face``: what is wild's own
+is its parameters, its encoding, its deal (each Pack card by card and the Objectives,
+``spiel_chance.Shoe``), what a tick shows each seat, its observer and its resampling.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_bestiary_wild", {"players": 3})
@@ -30,12 +31,11 @@ its ticks (simultaneous, or turn-based picks), its rewards, its observer and its
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -43,9 +43,10 @@ import pyspiel
 
 from bestiary.adapters.spiel_cells import Cell, Tables
 from bestiary.adapters.spiel_chance import Shoe
-from bestiary.adapters.spiel_face import SpielGame, SpielState, SpielTable
+from bestiary.adapters.spiel_face import SpielGame, SpielTable
 from bestiary.adapters.spiel_pieces import PiecesObserver, game_type
-from bestiary.adapters.ticks import TickedWild
+from bestiary.adapters.spiel_ticks import TickedSpielState
+from bestiary.adapters.ticks import TickedWild, TickReport
 from bestiary.adapters.wild_encoding import CALL, DISCARD, MEET, WildEncoding
 from bestiary.wild import (
     CREATURES,
@@ -126,6 +127,9 @@ class Table(SpielTable):
     def utilities(self) -> tuple[float, float, float | None]:
         return 0.0, float(2 * 10 * self.n + 3), None  # scores: every card twice, and bonuses
 
+    def legal_ids(self, legal: Sequence[Any]) -> list[int]:
+        return [0, *sorted(self.encoding.action_id(a) for a in legal)]  # 0: wait
+
     def observer(self, iig_obs_type: Any) -> WildObserver:
         return WildObserver(self, iig_obs_type)
 
@@ -133,7 +137,7 @@ class Table(SpielTable):
 table_for = Tables(DEFAULT_PARAMS, Table)
 
 
-class WildSpielState(SpielState):
+class WildSpielState(TickedSpielState):
     """One game: the deal in progress, then ticks (each perhaps followed by an order).
 
     Its engine is the game on ticks (``TickedWild``), also known as ``table``."""
@@ -146,45 +150,18 @@ class WildSpielState(SpielState):
         n = self._game.n
         self._packs: list[list[str]] = [[] for _ in range(n)]
         self._objectives: list[str] = []
-        self._chosen: list[WildAction | None] | None = None  # a tick waiting for its order
-        self._picks: list[int] = []  # turn-based: the ids picked so far this tick
-        # Every tick so far: (the seats' ids, the order's chance outcome or -1), for replays.
-        self._ticks: Cell[list[tuple[tuple[int, ...], int]]] = Cell([], list.copy)
         self._tokens: Cell[Tokens | None] = Cell(None, _copy_or_none)
         # Moves of each kind per seat: the summary in the information-state tensor.
         self.moves = np.zeros((n, len(MOVE_KINDS)), dtype=np.float32)
-        self._rewards = [0.0] * n
-        self._scores = [0.0] * n
 
     @property
     def table(self) -> TickedWild | None:
         table: TickedWild | None = self._engine.value
         return table
 
-    # ------------------------------------------------------------------ OpenSpiel
+    # ------------------------------------------------------------------ the deal
 
-    def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.table is None or self._chosen is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._game.turn_based:
-            return len(self._picks)
-        return int(pyspiel.PlayerId.SIMULTANEOUS)
-
-    def is_terminal(self) -> bool:
-        return self.table is not None and self.table.state.is_over
-
-    def _legal_actions(self, player: int) -> list[int]:
-        assert self.table is not None
-        enc = self._game.encoding
-        legal = self.table.state.legal_actions(self._game.players[player])
-        return [0, *sorted(enc.action_id(a) for a in legal)]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._chosen is not None:
-            count = math.factorial(sum(a is not None for a in self._chosen))
-            return [(i, 1.0 / count) for i in range(count)]
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
         seat = self._dealing_seat()
         if seat is not None:
             left = Counter(dict.fromkeys(CREATURES, 2))
@@ -195,64 +172,28 @@ class WildSpielState(SpielState):
         left.subtract(self._objectives)
         return OBJECTIVE_SHOE.outcomes(left)
 
-    def _move(self, player: int, action: int) -> None:
-        """Turn-based, one seat's pick (the tick is played once every seat has picked)."""
-        self._picks.append(action)
-        self._log.append((player, f"picked {self._game.encoding.describe(action)}", None))
-        self._rewards = [0.0] * self._game.n
-        if len(self._picks) == self._game.n:
-            picks, self._picks = self._picks, []
-            self._apply_actions(picks)
-
-    def _apply_chance(self, action: int) -> None:
-        """A dealt card or Objective, or the order of a tick."""
-        if self._chosen is not None:
-            acting = [s for s, a in enumerate(self._chosen) if a is not None]
-            order = list(itertools.permutations(acting))[action]
-            chosen, self._chosen = self._chosen, None
-            ticks = self._ticks.value
-            ticks[-1] = (ticks[-1][0], action)
-            self._tick(chosen, order)
-            return
+    def _deal(self, outcome: int) -> None:
+        """A card dealt to the Pack being dealt, or the next seat's Objective."""
         seat = self._dealing_seat()
         if seat is not None:
-            card = CREATURES[action]
+            card = CREATURES[outcome]
             self._packs[seat].append(card)
             if len(self._packs[seat]) <= (3 if self._game.n == 3 else 2):
                 self._log.append((seat, f"drew {card}", None))
         else:
-            self._objectives.append(OBJECTIVES[action].id)
+            self._objectives.append(OBJECTIVES[outcome].id)
             self._log.append(
-                (len(self._objectives) - 1, f"objective {OBJECTIVES[action].id}", None)
+                (len(self._objectives) - 1, f"objective {OBJECTIVES[outcome].id}", None)
             )
         if self._dealing_seat() is None and (
             not self._game.options["objectives"] or len(self._objectives) == self._game.n
         ):
             self._start()
 
-    def _apply_actions(self, actions: list[int]) -> None:
-        """The joint decision of a tick: apply it now, or after chance orders it."""
-        game = self._game
-        chosen = [game.encoding.action(p, a) for p, a in zip(game.players, actions, strict=True)]
-        self._ticks.value.append((tuple(actions), -1))
-        if sum(a is not None for a in chosen) >= 2:
-            self._chosen = chosen
-            self._rewards = [0.0] * game.n
-        else:
-            self._tick(chosen, [s for s, a in enumerate(chosen) if a is not None])
-
-    def _chance_string(self, outcome: int) -> str:
-        if self._chosen is not None:
-            return f"order {outcome}"
+    def _deal_string(self, outcome: int) -> str:
         if self._dealing_seat() is not None:
             return f"deal {CREATURES[outcome]}"
         return f"objective {OBJECTIVES[outcome].id}"
-
-    def rewards(self) -> list[float]:
-        return list(self._rewards)
-
-    def returns(self) -> list[float]:
-        return list(self._scores)
 
     def __str__(self) -> str:
         if self.table is None:
@@ -281,18 +222,23 @@ class WildSpielState(SpielState):
         table = self.engine = TickedWild(GAME.from_header(header), game.quiet_setting)
         self._tokens.value = Tokens(self._packs, table.state.limit)
 
-    def _tick(self, chosen: list[WildAction | None], order: list[int] | tuple[int, ...]) -> None:
+    def _before_tick(self) -> tuple[list[Counter[str]], int]:
+        assert self.table is not None
+        state = self.table.state
+        return [Counter(state.hand(p)) for p in self._game.players], len(state.meetings)
+
+    def _ticked(self, applied: TickReport, before: tuple[list[Counter[str]], int]) -> None:
+        """Log the tick: its moves (what the others saw of each), draws, meetings, Nightfall;
+        and follow the cards for resampling."""
         table = self.table
         assert table is not None
         game = self._game
         state = table.state
-        hands = [Counter(state.hand(p)) for p in game.players]
-        met = len(state.meetings)
-        report = table.play_tick(chosen, list(order))
+        hands, met = before
         self._log.append((-1, f"tick {table.ticks}", None))
         tokens = self._tokens.value
         assert tokens is not None
-        for action in report.applied:
+        for action in applied.applied:
             if isinstance(action, Nightfall):
                 continue
             seat = game.encoding.seat[action.by]
@@ -313,12 +259,8 @@ class WildSpielState(SpielState):
             for p in meeting.players:
                 tokens.reveal(game.encoding.seat[p])
             self._log.append((-1, describe_meeting(meeting), None))
-        if report.nightfall:
+        if applied.nightfall:
             self._log.append((-1, "nightfall", None))
-        scores = state.scores()
-        new = [float(scores[p]) for p in game.players]
-        self._rewards = [a - b for a, b in zip(new, self._scores, strict=True)]
-        self._scores = new
 
     def _resampler(self, player: int) -> Callable[[random.Random], WildSpielState | None]:
         """A try at a state ``player`` cannot tell from this one (``resample_from_infostate``).
