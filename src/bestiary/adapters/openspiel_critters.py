@@ -198,10 +198,9 @@ class CrittersSpielState(SpielState):
             return "deal " + " ".join(self._game.deals[outcome])
         return f"deal {self._game.encoding.cards[outcome]}"
 
-    def _apply_action(self, action: int) -> None:
-        actor = -1 if self.is_chance_node() else self.current_player()
+    def _play(self, actor: int, action: int) -> None:
         mark = len(self._log)
-        super()._apply_action(action)
+        super()._play(actor, action)
         index = self._game.encoding.card_index
         drawn = len(self._game.encoding.cards)
         # A dealt card is column `card`, a drawn one `cards + card`: one chance entry can both

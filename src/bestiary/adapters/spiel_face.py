@@ -209,7 +209,10 @@ class SpielState(pyspiel.State):
         self.engine.apply(game.encoding.action(game.players[player], action))
 
     def _apply_action(self, action: int) -> None:
-        player = self.current_player()
+        self._play(self.current_player(), action)
+
+    def _play(self, player: int, action: int) -> None:
+        """``action`` of ``player`` (``PlayerId.CHANCE``, -1: a chance outcome)."""
         if player == pyspiel.PlayerId.CHANCE:
             self._apply_chance(action)
         else:
