@@ -10,13 +10,14 @@ declares only what is its own:
   encoding has a cheaper way than its mask, ``observer`` for its observation layout.
 - ``SpielGame``: ``tables`` (the face's ``Tables``) and ``state`` (its state class).
 - ``SpielState``: ``tables`` again, and its chance model: ``chance_outcomes``,
-  ``_apply_chance`` and ``_chance_string`` (``spiel_chance`` has the two the games use: a
-  seeded deal, and cards dealt one at a time). A sequential game's moves, returns (+1 for
-  each winner, -1 for the others, 0 to all for a game cut at ``length`` history entries)
-  and text come from here; a face overrides what its game does otherwise (wild's ticks:
-  who acts, its legal ids, rewards and returns). A face that keeps what each seat saw
-  (``_log``, ``Entry``) has its information-state strings from it; one that can re-deal what
-  a seat has not seen declares ``_resampler`` and gets OpenSpiel's ``resample_from_infostate``.
+  ``_apply_chance`` and ``_chance_string`` (``generic_spiel`` deals by seeds;
+  ``spiel_chance.Shoe`` lists the outcomes of cards dealt one at a time). A sequential game's
+  moves, returns (+1 for each winner, -1 for the others, 0 to all for a game cut at
+  ``length`` history entries) and text come from here; a game on ticks is a
+  ``spiel_ticks.TickedSpielState`` (who acts, rewards, returns). A face that keeps what each
+  seat saw (``_log``, ``Entry``) has its information-state strings from it; one that can
+  re-deal what a seat has not seen declares ``_resampler`` and gets OpenSpiel's
+  ``resample_from_infostate``.
 """
 
 from __future__ import annotations
