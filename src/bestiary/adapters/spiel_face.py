@@ -177,13 +177,14 @@ class SpielState(pyspiel.State):
     def current_player(self) -> int:
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        engine = self.engine
+        engine = self._engine.value  # not the property: OpenSpiel asks this at every turn
         if engine is None or engine.chance_due:
             return int(pyspiel.PlayerId.CHANCE)
         return int(self._game.seat[engine.actors[0]])
 
     def is_terminal(self) -> bool:
-        return self._cut or (self.engine is not None and self.engine.is_over)
+        engine = self._engine.value
+        return self._cut or (engine is not None and engine.is_over)
 
     def _legal(self, player: int) -> list[Any]:
         assert self.engine is not None

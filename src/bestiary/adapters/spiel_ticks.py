@@ -62,17 +62,21 @@ class TickedSpielState(SpielState):
     def current_player(self) -> int:
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        if self.engine is None or self._chosen is not None:
+        if self._engine.value is None or self._chosen is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if self._game.turn_based:
             return len(self._picks)
         return int(pyspiel.PlayerId.SIMULTANEOUS)
 
     def is_terminal(self) -> bool:
-        return self.engine is not None and bool(self.engine.state.is_over)
+        engine = self._engine.value  # not the property: OpenSpiel asks this at every turn
+        if engine is None:
+            return False
+        over: bool = engine.state.is_over
+        return over
 
     def _legal_actions(self, player: int) -> list[int]:
-        legal = self.engine.state.legal_actions(self._game.players[player])
+        legal = self._engine.value.state.legal_actions(self._game.players[player])
         return self._game.legal_ids(legal)  # type: ignore[no-any-return]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
