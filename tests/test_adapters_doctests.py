@@ -25,6 +25,7 @@ MODULES = [
     ("bestiary.adapters.openspiel_critters", "pyspiel"),
     ("bestiary.adapters.openspiel_wild", "pyspiel"),
     ("bestiary.adapters.encoding", None),
+    ("bestiary.adapters.spiel_chance", None),
     ("bestiary.adapters.generic_gym", "gymnasium"),
     ("bestiary.adapters.generic_spiel", "pyspiel"),
     ("bestiary.adapters.openspiel_efg", "pyspiel"),

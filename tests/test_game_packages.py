@@ -36,20 +36,20 @@ PACKAGES = ("wild", "critters")  # the game packages inside bestiary (duel is a 
 # (A module that names critters' card "wild" counts as naming wild: the check cannot tell.)
 STILL_OUTSIDE = {
     # The per-game research faces (docs/rl.md): each imports an RL library or is the public
-    # encoding researchers import by this path. CrittersEnv and critters_v0 are declarations
-    # over the generic faces (encoding, generic_aec, generic_gym, generic_spiel name no game);
-    # wild's faces run on ticks, and both OpenSpiel games model their chance card by card.
+    # encoding researchers import by this path. CrittersEnv, critters_v0, wild_v0 and both
+    # OpenSpiel games are declarations over the generic faces (encoding, generic_aec,
+    # generic_gym, generic_parallel, spiel_face name no game); Wild-v0 runs on ticks.
     "adapters/baselines.py": "MaskablePPO and DQN settings per game",
     "adapters/critters_encoding.py": "critters' own observations and action ids",
     "adapters/critters_v0.py": "critters' PettingZoo env",
     "adapters/gym_envs.py": "Critters-v0 and Wild-v0",
-    "adapters/openspiel_critters.py": "python_bestiary_critters",
-    "adapters/openspiel_wild.py": "python_bestiary_wild",
+    "adapters/openspiel_critters.py": "python_bestiary_critters, declared over spiel_face",
+    "adapters/openspiel_wild.py": "python_bestiary_wild, declared over spiel_face",
     "adapters/speed.py": "steps/s per adapter and per game's peers",
     "adapters/ticks.py": "wild on ticks",
     "adapters/vector.py": "the batched Critters/Wild vector envs",
     "adapters/wild_encoding.py": "wild's own observations and action ids",
-    "adapters/wild_v0.py": "wild's PettingZoo env",
+    "adapters/wild_v0.py": "wild's PettingZoo env, declared over generic_parallel",
     # Each game's bots (above the games: they share bots/ bases and search/), found through
     # GameInfo.bots, so nothing else imports them by name.
     "bots/critters.py": "critters' bots",

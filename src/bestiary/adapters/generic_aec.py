@@ -76,19 +76,11 @@ def view_from(observation: np.ndarray) -> dict[str, Any]:
     return view
 
 
-class EncodedAEC(SpacePerAgent, AECEnv[str, Observation, int]):
-    """A turn-based game as an AEC env over an encoding (``adapters.encoding``'s shape).
-
-    What a game's own AEC env (``critters_v0``) and the generic one share: the agents, the
-    driver (every agent an outside seat; it samples chance from the env's seed), rewards at
-    the end (+1 for each winner, -1 for the others; 0 for all when ``max_cycles`` moves cut the
-    game short), infos of one fixed shape (``infos.step_info``). A subclass sets ``rules``,
-    ``encoding`` and the spaces, then calls ``seat_agents``; it may declare ``describe`` (the
-    ``ansi`` text), ``check_episode`` and ``decode``.
-    """
+class SeatedAgents:
+    """What every encoded multi-agent env sets up first: its agents (``player_0`` ...), the
+    game's options, its limits and its render mode, with no episode yet (``_unseat``)."""
 
     rules: Game
-    encoding: Encoding
 
     def seat_agents(
         self,
@@ -104,9 +96,44 @@ class EncodedAEC(SpacePerAgent, AECEnv[str, Observation, int]):
         self.max_cycles = max_cycles
         self.render_mode = check_render_mode(render_mode)
         self._rng = random.Random()
+        self._unseat()
+        return self.rules.new_game(self.possible_agents, self.options, seed=0)
+
+    def _unseat(self) -> None:
+        """Forget the episode: no game is being played."""
+
+    def check_episode(self, state: State) -> None:
+        """Refuse an episode's options that would change the spaces (none by default)."""
+
+    def new_episode(self, seed: int | None, options: Mapping[str, Any] | None) -> State:
+        """An episode's game: dealt from the env's seeded RNG (reseeded by ``seed``), with
+        ``reset``'s ``game_options`` over the env's, and checked."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        episode_options = game_options(self.options, options)
+        state = self.rules.new_game(
+            self.possible_agents, episode_options, seed=self._rng.randrange(2**63)
+        )
+        self.check_episode(state)
+        return state
+
+
+class EncodedAEC(SeatedAgents, SpacePerAgent, AECEnv[str, Observation, int]):
+    """A turn-based game as an AEC env over an encoding (``adapters.encoding``'s shape).
+
+    What a game's own AEC env (``critters_v0``) and the generic one share: the agents, the
+    driver (every agent an outside seat; it samples chance from the env's seed), rewards at
+    the end (+1 for each winner, -1 for the others; 0 for all when ``max_cycles`` moves cut the
+    game short), infos of one fixed shape (``infos.step_info``). A subclass sets ``rules``,
+    ``encoding`` and the spaces, then calls ``seat_agents``; it may declare ``describe`` (the
+    ``ansi`` text), ``check_episode`` and ``decode``.
+    """
+
+    encoding: Encoding
+
+    def _unseat(self) -> None:
         self._match: Match | None = None
         self._moves = 0
-        return self.rules.new_game(self.possible_agents, self.options, seed=0)
 
     @property
     def game_state(self) -> State:
@@ -115,17 +142,8 @@ class EncodedAEC(SpacePerAgent, AECEnv[str, Observation, int]):
             raise RuntimeError("call reset() before using the env")
         return self._match.state
 
-    def check_episode(self, state: State) -> None:
-        """Refuse an episode's options that would change the spaces (none by default)."""
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = random.Random(seed)
-        episode_options = game_options(self.options, options)
-        state = self.rules.new_game(
-            self.possible_agents, episode_options, seed=self._rng.randrange(2**63)
-        )
-        self.check_episode(state)
+        state = self.new_episode(seed, options)
         self._match = Match(self.rules, state, {}, seed=self._rng.randrange(2**63))
         self._moves = 0
         self.agents = list(self.possible_agents)

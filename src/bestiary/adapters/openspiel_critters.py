@@ -15,6 +15,10 @@ default), ``max_game_length``, ``variant`` (``"tiny"``: ``bestiary.adapters.vari
 sets the options and the deck) and ``deal_at_once`` (the deal as one chance node whose outcomes
 are every distinct order of the deck: small decks only).
 
+A declaration over ``spiel_face``: what is critters' own is its parameters, its encoding, its
+chance (the deck card by card, ``spiel_chance.Shoe``, and the reshuffles), its returns (the
+shared win of a duel), its observer and its resampling.
+
 Observers honour ``IIGObservationType`` as OpenSpiel's own Python games do (``CrittersObserver``):
 the observation is the seat, its hand and the public table now; the information state
 (perfect recall) is the seat, its hand and every history entry with the cards it brought the
@@ -34,14 +38,16 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pyspiel
 
 from bestiary.adapters.critters_encoding import CrittersEncoding
-from bestiary.adapters.spiel_cells import Cell, Shared, Tables
-from bestiary.adapters.spiel_pieces import game_type, named_pieces, shows
+from bestiary.adapters.spiel_cells import Cell, Tables
+from bestiary.adapters.spiel_chance import Shoe
+from bestiary.adapters.spiel_face import SpielGame, SpielState, SpielTable
+from bestiary.adapters.spiel_pieces import PiecesObserver, game_type
 from bestiary.adapters.variants import variant_options
 from bestiary.core.errors import BadOption
 from bestiary.critters import GAME, CrittersState
@@ -60,8 +66,6 @@ DEFAULT_PARAMS: dict[str, Any] = {
 }
 # Dealing at once enumerates every distinct order of the deck: only for small decks.
 MAX_DEALS = 100_000
-# resample_from_infostate re-deals and replays until the seat's information state matches.
-RESAMPLE_TRIES = 1000
 
 
 def _game_type(utility: Any) -> Any:
@@ -119,162 +123,94 @@ def _deals(counts: dict[str, int]) -> list[tuple[str, ...]]:
     return orders
 
 
-class Table(Shared):
+class Table(SpielTable):
     """What a parameter set fixes: players, options, the deck and the encoding."""
 
+    defaults = DEFAULT_PARAMS
+    encoding: CrittersEncoding
+
     def __init__(self, params: dict[str, Any]) -> None:
-        self.params = {**DEFAULT_PARAMS, **params}
-        self.n = int(self.params["players"])
-        self.players = tuple(f"player_{i}" for i in range(self.n))
+        super().__init__(params)
         self.options = _options(self.params)
         probe = GAME.new_game(self.players, self.options, seed=0)  # validates the options
         self.deck_counts: dict[str, int] = dict(probe.table.deck.counts)
         self.deck_size = probe.table.deck.size
         self.hand_limit = probe.hand_limit
         self.encoding = CrittersEncoding(self.players, probe.kinds, probe.set_size)
+        self.shoe = Shoe(self.encoding.cards)
         self.length = int(self.params["max_game_length"])
         self.deals = _deals(self.deck_counts) if self.params["deal_at_once"] else []
         self.deal_index = {order: i for i, order in enumerate(self.deals)}
-        self.chance_outcomes = max(len(self.encoding.cards), len(self.deals))
+        self.chance_size = max(len(self.encoding.cards), len(self.deals))
+        self.kind = _ZERO_SUM if self.n == 2 else _GAME_TYPE
+
+    def utilities(self) -> tuple[float, float, float | None]:
+        return -1.0, 1.0, 0.0 if self.n == 2 else None
+
+    def legal_ids(self, legal: Sequence[Any]) -> list[int]:
+        return sorted(self.encoding.action_id(a) for a in legal)
+
+    def returns(self, winners: Sequence[str]) -> list[float]:
+        if self.n == 2 and len(winners) == 2:
+            # Two seats sharing the win beat nobody: a draw, so the duel stays zero-sum.
+            return [0.0, 0.0]
+        return super().returns(winners)
+
+    def observer(self, iig_obs_type: Any) -> CrittersObserver:
+        return CrittersObserver(self, iig_obs_type)
 
 
 table_for = Tables(DEFAULT_PARAMS, Table)
 
 
-class CrittersGame(pyspiel.Game):
-    """The game: players, options and the fixed deck; makes states and observers."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        table = table_for(params or {})
-        duel = table.n == 2
-        super().__init__(
-            _ZERO_SUM if duel else _GAME_TYPE,
-            pyspiel.GameInfo(
-                num_distinct_actions=table.encoding.size,
-                max_chance_outcomes=table.chance_outcomes,
-                num_players=table.n,
-                min_utility=-1.0,
-                max_utility=1.0,
-                utility_sum=0.0 if duel else None,
-                max_game_length=table.length,
-            ),
-            table.params,
-        )
-
-    def new_initial_state(self) -> CrittersSpielState:
-        return CrittersSpielState(self)
-
-    def make_py_observer(
-        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> CrittersObserver:
-        if params:
-            raise ValueError(f"observation parameters are not supported, not {params!r}")
-        return CrittersObserver(table_for(self.get_parameters()), iig_obs_type)
-
-
-class CrittersSpielState(pyspiel.State):
+class CrittersSpielState(SpielState):
     """One game: the deal in progress, then the engine state (a reshuffle deals again)."""
 
-    def __init__(self, game: CrittersGame) -> None:
+    tables = table_for
+    _game: Table
+    engine: CrittersState | None
+
+    def __init__(self, game: Any) -> None:
         super().__init__(game)
-        self._game = table_for(game.get_parameters())
-        self._engine: Cell[CrittersState | None] = Cell(None, _clone_or_none)
         self._dealt: list[str] = []  # the deck so far, or the new Draw Pile during a reshuffle
-        self._seen: Cell[list[tuple[int, str]]] = Cell(
-            [], list.copy
-        )  # (seat or -1 for everyone, what they saw)
         # One row per history entry: (seat acting or -1 for chance, the action or outcome, the
         # (seat, card) pairs it put in hands): the perfect-recall tensor's rows.
         self._rows: Cell[list[Row]] = Cell([], list.copy)
         self._places: Cell[Places | None] = Cell(None, _copy_places)
-        self._cut = False
-
-    @property
-    def engine(self) -> CrittersState | None:
-        return self._engine.value
-
-    @engine.setter
-    def engine(self, value: CrittersState | None) -> None:
-        self._engine.value = value
-
-    @property
-    def _log(self) -> list[tuple[int, str]]:
-        """(seat, or -1 for everyone; what they saw), in order."""
-        return self._seen.value
-
-    @_log.setter
-    def _log(self, value: list[tuple[int, str]]) -> None:
-        self._seen.value = value
 
     # ------------------------------------------------------------------ OpenSpiel
-
-    def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        engine = self.engine
-        if engine is None or engine.chance_due:
-            return int(pyspiel.PlayerId.CHANCE)
-        to_act = engine.to_act
-        assert to_act is not None
-        return self._game.encoding.seat[to_act]
-
-    def is_terminal(self) -> bool:
-        return self._cut or (self.engine is not None and self.engine.is_over)
-
-    def _legal_actions(self, player: int) -> list[int]:
-        assert self.engine is not None
-        enc = self._game.encoding
-        return sorted(
-            enc.action_id(a) for a in self.engine.legal_actions(self._game.players[player])
-        )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         deals = self._game.deals
         if deals and self.engine is None:
             return [(i, 1.0 / len(deals)) for i in range(len(deals))]
-        remaining = self._unplaced()
-        total = sum(remaining.values())
-        index = self._game.encoding.card_index
-        return sorted((index[card], n / total) for card, n in remaining.items() if n)
+        return self._game.shoe.outcomes(self._unplaced())
 
-    def _apply_action(self, action: int) -> None:
-        actor = -1 if self.is_chance_node() else self.current_player()
-        mark = len(self._log)
-        if actor < 0 and self._game.deals and self.engine is None:
-            for card in self._game.deals[action]:
+    def _apply_chance(self, outcome: int) -> None:
+        if self._game.deals and self.engine is None:
+            for card in self._game.deals[outcome]:
                 self._place(card)
-        elif actor < 0:
-            self._place(self._game.encoding.cards[action])
         else:
-            self._move(action)
+            self._place(self._game.encoding.cards[outcome])
+
+    def _chance_string(self, outcome: int) -> str:
+        if self._game.deals and self.engine is None:
+            return "deal " + " ".join(self._game.deals[outcome])
+        return f"deal {self._game.encoding.cards[outcome]}"
+
+    def _play(self, actor: int, action: int) -> None:
+        mark = len(self._log)
+        super()._play(actor, action)
         index = self._game.encoding.card_index
         drawn = len(self._game.encoding.cards)
         # A dealt card is column `card`, a drawn one `cards + card`: one chance entry can both
         # deal and draw (the deal at once, then the first turn's draw), and the seat knows which.
         gains = tuple(
             (who, index[text.split(" ", 1)[1]] + (drawn if text.startswith("drew ") else 0))
-            for who, text in self._log[mark:]
+            for who, text, _ in self._log[mark:]
             if who >= 0 and text.startswith(("dealt ", "drew "))
         )
         self._rows.value.append((actor, action, gains))
-        if not self.is_terminal() and len(self.history()) + 1 >= self._game.length:
-            self._cut = True
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            if self._game.deals and self.engine is None:
-                return "deal " + " ".join(self._game.deals[action])
-            return f"deal {self._game.encoding.cards[action]}"
-        return self._game.encoding.describe(action)
-
-    def returns(self) -> list[float]:
-        if self.engine is None or not self.engine.is_over:
-            return [0.0] * self._game.n
-        winners = self.engine.winners()
-        if self._game.n == 2 and len(winners) == 2:
-            # Two seats sharing the win beat nobody: a draw, so the duel stays zero-sum.
-            return [0.0, 0.0]
-        return [1.0 if p in winners else -1.0 for p in self._game.players]
 
     def __str__(self) -> str:
         if self.engine is None:
@@ -298,7 +234,7 @@ class CrittersSpielState(pyspiel.State):
             limit = game.hand_limit
             j = len(self._dealt) - 1
             if j < limit * game.n:
-                self._log.append((j % game.n, f"dealt {card}"))
+                self._log.append((j % game.n, f"dealt {card}", None))
             if len(self._dealt) == game.deck_size:
                 header = {
                     "game": "critters",
@@ -314,7 +250,7 @@ class CrittersSpielState(pyspiel.State):
         elif not sum(self._unplaced().values()):
             order = tuple(self._dealt)
             self._dealt = []
-            self._log.append((-1, "the centre pile is shuffled into a new Draw Pile"))
+            self._log.append((-1, "the centre pile is shuffled into a new Draw Pile", None))
             self._step(Reshuffle(order))
 
     def _start(self, engine: CrittersState) -> None:
@@ -326,20 +262,18 @@ class CrittersSpielState(pyspiel.State):
         turn = engine.turn
         if turn is not None:
             for card in _gained(Counter(), Counter(engine.hand(turn)), self._dealt_hand(turn)):
-                self._log.append((self._game.encoding.seat[turn], f"drew {card}"))
+                self._log.append((self._game.encoding.seat[turn], f"drew {card}", None))
 
     def _dealt_hand(self, player: str) -> Counter[str]:
         seat = self._game.encoding.seat[player]
-        return Counter(text[6:] for who, text in self._log if who == seat and text[:6] == "dealt ")
+        return Counter(
+            text[6:] for who, text, _ in self._log if who == seat and text[:6] == "dealt "
+        )
 
-    def _move(self, action_id: int) -> None:
-        assert self.engine is not None
-        game = self._game
-        player = self.engine.to_act
-        assert player is not None
-        action = game.encoding.action(player, action_id)
+    def _move(self, seat: int, action_id: int) -> None:
+        action = self._game.encoding.action(self._game.players[seat], action_id)
         event = action.to_event()
-        self._log.append((-1, json.dumps(event, sort_keys=True)))
+        self._log.append((-1, json.dumps(event, sort_keys=True), None))
         self._step(action)
 
     def _step(self, action: Any) -> None:
@@ -359,7 +293,7 @@ class CrittersSpielState(pyspiel.State):
         for seat, p in enumerate(self._game.players):
             after = Counter(engine.hand(p))
             for card in _gained(before[p], after, Counter()):
-                self._log.append((seat, f"drew {card}"))
+                self._log.append((seat, f"drew {card}", None))
 
     def resample(self, player: int, rng: random.Random) -> CrittersSpielState:
         """A state ``player`` cannot tell from this one, hidden cards re-dealt (for ISMCTS).
@@ -372,7 +306,7 @@ class CrittersSpielState(pyspiel.State):
         other: CrittersSpielState = self.clone()
         other.engine = determinize(self.engine.view(name), name, rng)
         other._places.value = None  # a determinized engine has no dealt history to follow
-        other._log = [(who, text) for who, text in self._log if who in (-1, player)]
+        other._log = [entry for entry in self._log if entry[0] in (-1, player)]
         # The searching seat knows its own gains, and no chance outcome but through them.
         other._rows.value = [
             (actor, action if actor >= 0 else -1, tuple(g for g in gains if g[0] == player))
@@ -380,8 +314,8 @@ class CrittersSpielState(pyspiel.State):
         ]
         return other
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state ``player_id`` cannot tell from this one, by OpenSpiel's resampling hook.
+    def _resampler(self, player: int) -> Callable[[random.Random], CrittersSpielState | None]:
+        """A try at a state ``player`` cannot tell from this one (``resample_from_infostate``).
 
         A real history of the game: the deck and every reshuffled Draw Pile dealt again,
         keeping in place the cards the seat drew and every card since shown (put down,
@@ -393,16 +327,15 @@ class CrittersSpielState(pyspiel.State):
         places = self._places.value
         if places is None:
             raise ValueError("resample_from_infostate needs a dealt game of this adapter")
-        rng = random.Random(int(probability_sampler() * 2**53))
-        player = int(player_id)
         target = self.information_state_string(player)
-        for _ in range(RESAMPLE_TRIES):
+
+        def attempt(rng: random.Random) -> CrittersSpielState | None:
             sample = self._replayed(places.redealt(player, rng))
-            if sample is not None and sample.information_state_string(player) == target:
-                return sample
-        raise RuntimeError(
-            f"no re-deal matched seat {player}'s information state in {RESAMPLE_TRIES} tries"
-        )
+            if sample is None or sample.information_state_string(player) != target:
+                return None
+            return sample
+
+        return attempt
 
     def _replayed(self, orders: list[list[str]]) -> CrittersSpielState | None:
         """This state's moves replayed on the dealt ``orders``; None where one is illegal."""
@@ -420,14 +353,6 @@ class CrittersSpielState(pyspiel.State):
                 return None
         return new
 
-    def seat_log(self, player: int) -> list[str]:
-        """What ``player`` has seen so far, in order."""
-        return [text for who, text in self._log if who in (-1, player)]
-
-    def log_entries(self) -> list[tuple[int, str]]:
-        """(seat, or -1 for everyone; what they saw), in order: for observers."""
-        return list(self._log)
-
     def rows(self) -> list[Row]:
         """(seat acting or -1 for chance, action or outcome, (seat, column) gains) per entry.
 
@@ -440,7 +365,7 @@ class CrittersSpielState(pyspiel.State):
         if self.engine is not None:
             return [Counter(self.engine.hand(p)) for p in self._game.players]
         hands: list[Counter[str]] = [Counter() for _ in self._game.players]
-        for who, text in self._log:
+        for who, text, _ in self._log:
             if who >= 0 and text.startswith("dealt "):
                 hands[who][text[6:]] += 1
         return hands
@@ -561,7 +486,7 @@ def _gained(before: Counter[str], after: Counter[str], already: Counter[str]) ->
     return sorted(gained.elements())
 
 
-class CrittersObserver:
+class CrittersObserver(PiecesObserver):
     """Tensor and string of a seat for any ``IIGObservationType``, OpenSpiel's convention.
 
     As in OpenSpiel's own Python games (kuhn_poker, liars_poker) the tensor is made of named
@@ -581,12 +506,10 @@ class CrittersObserver:
       same infosets, tested over the whole tree).
     """
 
-    def __init__(self, game: Table, iig_obs_type: Any = None) -> None:
-        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        self.game = game
-        self.private = kind.private_info
-        self.public = bool(kind.public_info)
-        self.perfect_recall = bool(kind.perfect_recall)
+    game: Table
+
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        game = self.game
         enc = game.encoding
         n, c = game.n, len(enc.cards)
         single = self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -600,10 +523,7 @@ class CrittersObserver:
             pieces.append(("history", (game.length, 2 + (2 * c if single else 0))))
         elif self.public:
             pieces.append(("public", (enc.obs_size - c,)))
-        self.tensor, self.dict = named_pieces(pieces)
-
-    def _sees(self, seat: int, player: int) -> bool:
-        return shows(self.private, seat, player)
+        return pieces
 
     def set_from(self, state: CrittersSpielState, player: int) -> None:
         game = self.game
@@ -642,9 +562,7 @@ class CrittersObserver:
                 if self._sees(seat, player):
                     parts.append(f"hand{seat} " + " ".join(sorted(hands[seat].elements())))
         if self.public and self.perfect_recall:
-            parts += [
-                text for who, text in state.log_entries() if who == -1 or self._sees(who, player)
-            ]
+            parts += state.log_as_seen(lambda seat: self._sees(seat, player))
         elif self.public:
             if state.engine is None:
                 parts.append(f"dealing {len(state.history())}")
@@ -666,8 +584,11 @@ def make_resampler(seed: int) -> Callable[[Any, int], Any]:
     return resample
 
 
-def _clone_or_none(value: CrittersState | None) -> CrittersState | None:
-    return None if value is None else value.clone()
+class CrittersGame(SpielGame):
+    """The game: players, options and the fixed deck; makes states and observers."""
+
+    tables = table_for
+    state = CrittersSpielState
 
 
 pyspiel.register_game(_GAME_TYPE, CrittersGame)

@@ -18,6 +18,11 @@ others' moves as the table sees them, meetings). ``private_info`` NONE leaves ou
 card and Objective, ALL_PLAYERS shows every seat's, ``public_info=False`` leaves out the table;
 observation parameters are refused.
 
+A declaration over ``spiel_ticks`` (any game on ticks: the picks, simultaneous or turn-based,
+the order of a tick as chance, score changes as rewards) and ``spiel_face``: what is wild's own
+is its parameters, its encoding, its deal (each Pack card by card and the Objectives,
+``spiel_chance.Shoe``), what a tick shows each seat, its observer and its resampling.
+
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_bestiary_wild", {"players": 3})
 >>> game.num_players(), game.num_distinct_actions()
@@ -26,20 +31,22 @@ observation parameters are refused.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from bestiary.adapters.spiel_cells import Cell, Shared, Tables
-from bestiary.adapters.spiel_pieces import game_type, named_pieces, shows
-from bestiary.adapters.ticks import TickedWild
+from bestiary.adapters.spiel_cells import Cell, Tables
+from bestiary.adapters.spiel_chance import Shoe
+from bestiary.adapters.spiel_face import SpielGame, SpielTable
+from bestiary.adapters.spiel_pieces import PiecesObserver, game_type
+from bestiary.adapters.spiel_ticks import TickedSpielState
+from bestiary.adapters.ticks import TickedWild, TickReport
 from bestiary.adapters.wild_encoding import CALL, DISCARD, MEET, WildEncoding
 from bestiary.wild import (
     CREATURES,
@@ -63,8 +70,6 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "quiet_ticks": 0,
     "turn_based": False,
 }
-# resample_from_infostate re-deals and replays until the seat's information state matches.
-RESAMPLE_TRIES = 1000
 MOVE_KINDS = ("draw", "call", "withdraw", "discard", "meet", "reveal_own")
 
 
@@ -86,13 +91,20 @@ _GAME_TYPE = _game_type(pyspiel.GameType.Dynamics.SIMULTANEOUS)
 _TURNS = _game_type(pyspiel.GameType.Dynamics.SEQUENTIAL)
 
 
-class Table(Shared):
-    """What a parameter set fixes (kept outside the pybind11 game object, see critters)."""
+# Chance deals each Pack (two of each creature) and the Objectives (one of each) card by card.
+PACK = Shoe(CREATURES)
+OBJECTIVE_SHOE = Shoe([o.id for o in OBJECTIVES])
+
+
+class Table(SpielTable):
+    """What a parameter set fixes: players, options, the Nightfall clock and the encoding."""
+
+    defaults = DEFAULT_PARAMS
+    encoding: WildEncoding
+    cuts = False  # ``length`` is the most a game can last (below)
 
     def __init__(self, params: dict[str, Any]) -> None:
-        self.params = {**DEFAULT_PARAMS, **params}
-        self.n = int(self.params["players"])
-        self.players = tuple(f"player_{i}" for i in range(self.n))
+        super().__init__(params)
         self.options = {
             "mating_bonus": bool(self.params["mating_bonus"]),
             "objectives": bool(self.params["objectives"]),
@@ -109,178 +121,79 @@ class Table(Shared):
         self.turn_based = bool(self.params["turn_based"])
         per_tick = self.n + 1 if self.turn_based else 2
         self.length = deal + per_tick * (5 * self.n + 1) * self.quiet_ticks
-        self.max_chance = max(5, len(OBJECTIVES), math.factorial(self.n))
+        self.chance_size = max(5, len(OBJECTIVES), math.factorial(self.n))
+        self.kind = _TURNS if self.turn_based else _GAME_TYPE
+
+    def utilities(self) -> tuple[float, float, float | None]:
+        return 0.0, float(2 * 10 * self.n + 3), None  # scores: every card twice, and bonuses
+
+    def legal_ids(self, legal: Sequence[Any]) -> list[int]:
+        return [0, *sorted(self.encoding.action_id(a) for a in legal)]  # 0: wait
+
+    def observer(self, iig_obs_type: Any) -> WildObserver:
+        return WildObserver(self, iig_obs_type)
 
 
 table_for = Tables(DEFAULT_PARAMS, Table)
 
 
-class WildGame(pyspiel.Game):
-    """The game: players and options; makes states and observers."""
+class WildSpielState(TickedSpielState):
+    """One game: the deal in progress, then ticks (each perhaps followed by an order).
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        table = table_for(params or {})
-        cards = 10 * table.n
-        super().__init__(
-            _TURNS if table.turn_based else _GAME_TYPE,
-            pyspiel.GameInfo(
-                num_distinct_actions=table.encoding.size,
-                max_chance_outcomes=table.max_chance,
-                num_players=table.n,
-                min_utility=0.0,
-                max_utility=float(2 * cards + 3),
-                utility_sum=None,
-                max_game_length=table.length,
-            ),
-            table.params,
-        )
+    Its engine is the game on ticks (``TickedWild``), also known as ``table``."""
 
-    def new_initial_state(self) -> WildSpielState:
-        return WildSpielState(self)
+    tables = table_for
+    _game: Table
 
-    def make_py_observer(
-        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> WildObserver:
-        if params:
-            raise ValueError(f"observation parameters are not supported, not {params!r}")
-        return WildObserver(table_for(self.get_parameters()), iig_obs_type)
-
-
-class WildSpielState(pyspiel.State):
-    """One game: the deal in progress, then ticks (each perhaps followed by an order)."""
-
-    def __init__(self, game: WildGame) -> None:
+    def __init__(self, game: Any) -> None:
         super().__init__(game)
-        self._game = table_for(game.get_parameters())
         n = self._game.n
-        self._table: Cell[TickedWild | None] = Cell(None, _clone_or_none)
         self._packs: list[list[str]] = [[] for _ in range(n)]
         self._objectives: list[str] = []
-        self._chosen: list[WildAction | None] | None = None  # a tick waiting for its order
-        self._picks: list[int] = []  # turn-based: the ids picked so far this tick
-        # Every tick so far: (the seats' ids, the order's chance outcome or -1), for replays.
-        self._ticks: Cell[list[tuple[tuple[int, ...], int]]] = Cell([], list.copy)
         self._tokens: Cell[Tokens | None] = Cell(None, _copy_or_none)
-        # (seat, or -1 for everyone; what that seat saw; what the others saw, or None).
-        self._seen: Cell[list[Entry]] = Cell([], list.copy)
         # Moves of each kind per seat: the summary in the information-state tensor.
         self.moves = np.zeros((n, len(MOVE_KINDS)), dtype=np.float32)
-        self._rewards = [0.0] * n
-        self._scores = [0.0] * n
 
     @property
     def table(self) -> TickedWild | None:
-        return self._table.value
+        table: TickedWild | None = self._engine.value
+        return table
 
-    @table.setter
-    def table(self, value: TickedWild | None) -> None:
-        self._table.value = value
+    # ------------------------------------------------------------------ the deal
 
-    @property
-    def _log(self) -> list[Entry]:
-        """(seat, or -1 for everyone; what it saw; what the others saw, or None), in order."""
-        return self._seen.value
-
-    @_log.setter
-    def _log(self, value: list[Entry]) -> None:
-        self._seen.value = value
-
-    # ------------------------------------------------------------------ OpenSpiel
-
-    def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.table is None or self._chosen is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._game.turn_based:
-            return len(self._picks)
-        return int(pyspiel.PlayerId.SIMULTANEOUS)
-
-    def is_terminal(self) -> bool:
-        return self.table is not None and self.table.state.is_over
-
-    def _legal_actions(self, player: int) -> list[int]:
-        assert self.table is not None
-        enc = self._game.encoding
-        legal = self.table.state.legal_actions(self._game.players[player])
-        return [0, *sorted(enc.action_id(a) for a in legal)]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        game = self._game
-        if self._chosen is not None:
-            count = math.factorial(sum(a is not None for a in self._chosen))
-            return [(i, 1.0 / count) for i in range(count)]
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
         seat = self._dealing_seat()
         if seat is not None:
             left = Counter(dict.fromkeys(CREATURES, 2))
             left.subtract(self._packs[seat])
-            total = sum(left.values())
-            return [(i, left[c] / total) for i, c in enumerate(CREATURES) if left[c]]
-        free = [i for i, o in enumerate(OBJECTIVES) if o.id not in self._objectives]
-        assert game.options["objectives"] and free
-        return [(i, 1.0 / len(free)) for i in free]
+            return PACK.outcomes(left)
+        assert self._game.options["objectives"]
+        left = Counter(OBJECTIVE_SHOE.cards)
+        left.subtract(self._objectives)
+        return OBJECTIVE_SHOE.outcomes(left)
 
-    def _apply_action(self, action: int) -> None:
-        """A chance outcome (a dealt card or Objective, the order of a tick) or, turn-based,
-        one seat's pick (the tick is played once every seat has picked)."""
-        if self.table is not None and self._chosen is None:
-            picker = len(self._picks)
-            self._picks.append(action)
-            self._log.append((picker, f"picked {self._game.encoding.describe(action)}", None))
-            self._rewards = [0.0] * self._game.n
-            if len(self._picks) == self._game.n:
-                picks, self._picks = self._picks, []
-                self._apply_actions(picks)
-            return
-        if self._chosen is not None:
-            acting = [s for s, a in enumerate(self._chosen) if a is not None]
-            order = list(itertools.permutations(acting))[action]
-            chosen, self._chosen = self._chosen, None
-            ticks = self._ticks.value
-            ticks[-1] = (ticks[-1][0], action)
-            self._tick(chosen, order)
-            return
+    def _deal(self, outcome: int) -> None:
+        """A card dealt to the Pack being dealt, or the next seat's Objective."""
         seat = self._dealing_seat()
         if seat is not None:
-            card = CREATURES[action]
+            card = CREATURES[outcome]
             self._packs[seat].append(card)
             if len(self._packs[seat]) <= (3 if self._game.n == 3 else 2):
                 self._log.append((seat, f"drew {card}", None))
         else:
-            self._objectives.append(OBJECTIVES[action].id)
+            self._objectives.append(OBJECTIVES[outcome].id)
             self._log.append(
-                (len(self._objectives) - 1, f"objective {OBJECTIVES[action].id}", None)
+                (len(self._objectives) - 1, f"objective {OBJECTIVES[outcome].id}", None)
             )
         if self._dealing_seat() is None and (
             not self._game.options["objectives"] or len(self._objectives) == self._game.n
         ):
             self._start()
 
-    def _apply_actions(self, actions: list[int]) -> None:
-        """The joint decision of a tick: apply it now, or after chance orders it."""
-        game = self._game
-        chosen = [game.encoding.action(p, a) for p, a in zip(game.players, actions, strict=True)]
-        self._ticks.value.append((tuple(actions), -1))
-        if sum(a is not None for a in chosen) >= 2:
-            self._chosen = chosen
-            self._rewards = [0.0] * game.n
-        else:
-            self._tick(chosen, [s for s, a in enumerate(chosen) if a is not None])
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            if self._chosen is not None:
-                return f"order {action}"
-            if self._dealing_seat() is not None:
-                return f"deal {CREATURES[action]}"
-            return f"objective {OBJECTIVES[action].id}"
-        return self._game.encoding.describe(action)
-
-    def rewards(self) -> list[float]:
-        return list(self._rewards)
-
-    def returns(self) -> list[float]:
-        return list(self._scores)
+    def _deal_string(self, outcome: int) -> str:
+        if self._dealing_seat() is not None:
+            return f"deal {CREATURES[outcome]}"
+        return f"objective {OBJECTIVES[outcome].id}"
 
     def __str__(self) -> str:
         if self.table is None:
@@ -306,21 +219,26 @@ class WildSpielState(pyspiel.State):
         }
         if game.options["objectives"]:
             header["objectives"] = dict(zip(game.players, self._objectives, strict=True))
-        self.table = TickedWild(GAME.from_header(header), game.quiet_setting)
-        self._tokens.value = Tokens(self._packs, self.table.state.limit)
+        table = self.engine = TickedWild(GAME.from_header(header), game.quiet_setting)
+        self._tokens.value = Tokens(self._packs, table.state.limit)
 
-    def _tick(self, chosen: list[WildAction | None], order: list[int] | tuple[int, ...]) -> None:
+    def _before_tick(self) -> tuple[list[Counter[str]], int]:
+        assert self.table is not None
+        state = self.table.state
+        return [Counter(state.hand(p)) for p in self._game.players], len(state.meetings)
+
+    def _ticked(self, applied: TickReport, before: tuple[list[Counter[str]], int]) -> None:
+        """Log the tick: its moves (what the others saw of each), draws, meetings, Nightfall;
+        and follow the cards for resampling."""
         table = self.table
         assert table is not None
         game = self._game
         state = table.state
-        hands = [Counter(state.hand(p)) for p in game.players]
-        met = len(state.meetings)
-        report = table.play_tick(chosen, list(order))
+        hands, met = before
         self._log.append((-1, f"tick {table.ticks}", None))
         tokens = self._tokens.value
         assert tokens is not None
-        for action in report.applied:
+        for action in applied.applied:
             if isinstance(action, Nightfall):
                 continue
             seat = game.encoding.seat[action.by]
@@ -341,15 +259,11 @@ class WildSpielState(pyspiel.State):
             for p in meeting.players:
                 tokens.reveal(game.encoding.seat[p])
             self._log.append((-1, describe_meeting(meeting), None))
-        if report.nightfall:
+        if applied.nightfall:
             self._log.append((-1, "nightfall", None))
-        scores = state.scores()
-        new = [float(scores[p]) for p in game.players]
-        self._rewards = [a - b for a, b in zip(new, self._scores, strict=True)]
-        self._scores = new
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state ``player_id`` cannot tell from this one, by OpenSpiel's resampling hook.
+    def _resampler(self, player: int) -> Callable[[random.Random], WildSpielState | None]:
+        """A try at a state ``player`` cannot tell from this one (``resample_from_infostate``).
 
         A real history of the game: the Packs re-dealt (the seat's own keeps the cards it has
         drawn, in order), the other seats' Objectives re-drawn, the hidden card of their Calls
@@ -359,16 +273,8 @@ class WildSpielState(pyspiel.State):
         then follow from its own information state, so ISMCTS needs no
         ``allow_inconsistent_action_sets``.
         """
-        rng = random.Random(int(probability_sampler() * 2**53))
-        player = int(player_id)
         target = self.seat_log(player)
-        for _ in range(RESAMPLE_TRIES):
-            sample = self._replayed(player, rng, target)
-            if sample is not None:
-                return sample
-        raise RuntimeError(
-            f"no re-deal matched seat {player}'s information state in {RESAMPLE_TRIES} tries"
-        )
+        return lambda rng: self._replayed(player, rng, target)
 
     def _replayed(
         self, player: int, rng: random.Random, target: list[str]
@@ -451,20 +357,6 @@ class WildSpielState(pyspiel.State):
             options = [action] if action in legal else []
         return rng.choice(options) if options else None
 
-    def seat_log(self, player: int) -> list[str]:
-        """What ``player`` has seen so far, in order."""
-        return self.log_as_seen(lambda seat: seat == player)
-
-    def log_as_seen(self, sees: Callable[[int], bool]) -> list[str]:
-        """The log as an observer sees it who sees the private entries of seats ``sees``."""
-        lines = []
-        for who, text, public in self._log:
-            if who < 0 or sees(who):
-                lines.append(text)
-            elif public is not None:
-                lines.append(public)
-        return lines
-
     def hidden(self, seat: int) -> tuple[list[str], str | None, str | None]:
         """``seat``'s hidden cards now: its hand, its face-down offered card, its Objective."""
         player = self._game.players[seat]
@@ -477,7 +369,7 @@ class WildSpielState(pyspiel.State):
         return state.hand(player), None if offer is None else offer[0], state.objective(player)
 
 
-class WildObserver:
+class WildObserver(PiecesObserver):
     """Tensor and string of a seat for any ``IIGObservationType``, OpenSpiel's convention.
 
     The tensor is named pieces, in this order (as critters' ``CrittersObserver``):
@@ -498,17 +390,11 @@ class WildObserver:
     discarded card, only for the seats the private info shows).
     """
 
-    def __init__(self, game: Table, iig_obs_type: Any = None) -> None:
-        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        private = kind.private_info
-        if private not in PRIVATE_KINDS:
-            raise ValueError(
-                f"private_info must be NONE, SINGLE_PLAYER or ALL_PLAYERS, not {private}"
-            )
-        self.game = game
-        self.private = private
-        self.public = bool(kind.public_info)
-        self.perfect_recall = bool(kind.perfect_recall)
+    game: Table
+
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        game = self.game
+        private = self.private
         n, k = game.n, len(OBJECTIVES)
         objectives = bool(game.options["objectives"])
         pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
@@ -526,10 +412,7 @@ class WildObserver:
             pieces.append(("public", (self._public.stop - self._public.start,)))
             if self.perfect_recall:
                 pieces.append(("moves", (n, len(MOVE_KINDS))))
-        self.tensor, self.dict = named_pieces(pieces)
-
-    def _sees(self, seat: int, player: int) -> bool:
-        return shows(self.private, seat, player)
+        return pieces
 
     def set_from(self, state: WildSpielState, player: int) -> None:
         game = self.game
@@ -576,12 +459,6 @@ class WildObserver:
         return "\n".join(parts)
 
 
-Entry = tuple[int, str, str | None]
-PRIVATE_KINDS = (
-    pyspiel.PrivateInfoType.NONE,
-    pyspiel.PrivateInfoType.SINGLE_PLAYER,
-    pyspiel.PrivateInfoType.ALL_PLAYERS,
-)
 OBJECTIVE_INDEX = {o.id: i for i, o in enumerate(OBJECTIVES)}
 # The private pieces of one seat, in tensor order (SINGLE_PLAYER's names, ALL_PLAYERS').
 _PIECES = {
@@ -664,8 +541,11 @@ def _copy_or_none(value: Tokens | None) -> Tokens | None:
     return None if value is None else value.copy()
 
 
-def _clone_or_none(value: TickedWild | None) -> TickedWild | None:
-    return None if value is None else value.clone()
+class WildGame(SpielGame):
+    """The game: players and options; makes states and observers."""
+
+    tables = table_for
+    state = WildSpielState
 
 
 pyspiel.register_game(_GAME_TYPE, WildGame)

@@ -1,8 +1,9 @@
-"""What both games' OpenSpiel faces share: their game type, and their observers' layout.
+"""What the OpenSpiel faces declare with: their game type, and their observers' layout.
 
 OpenSpiel's own Python games (kuhn_poker, liars_poker) lay an observation out as one float32
 vector cut into named pieces (``observer.dict``); ``private_info`` says whose hidden cards an
-observer shows.
+observer shows. A face's observer is a ``PiecesObserver`` that declares its ``pieces``,
+``set_from`` and ``string_from``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,38 @@ def shows(private: Any, seat: int, player: int) -> bool:
     if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
         return True
     return bool(private == pyspiel.PrivateInfoType.SINGLE_PLAYER and seat == player)
+
+
+PRIVATE_KINDS = (
+    pyspiel.PrivateInfoType.NONE,
+    pyspiel.PrivateInfoType.SINGLE_PLAYER,
+    pyspiel.PrivateInfoType.ALL_PLAYERS,
+)
+
+
+class PiecesObserver:
+    """An observer for any ``IIGObservationType`` (none given: the observation, no recall):
+    ``private``, ``public`` and ``perfect_recall`` as asked, ``tensor`` and ``dict`` laid out
+    from the face's ``pieces``."""
+
+    def __init__(self, game: Any, iig_obs_type: Any = None) -> None:
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if kind.private_info not in PRIVATE_KINDS:
+            raise ValueError(
+                f"private_info must be NONE, SINGLE_PLAYER or ALL_PLAYERS, not {kind.private_info}"
+            )
+        self.game = game
+        self.private = kind.private_info
+        self.public = bool(kind.public_info)
+        self.perfect_recall = bool(kind.perfect_recall)
+        self.tensor, self.dict = named_pieces(self.pieces())
+
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        """The tensor's named pieces in order (OpenSpiel's convention starts with ``player``)."""
+        raise NotImplementedError
+
+    def _sees(self, seat: int, player: int) -> bool:
+        return shows(self.private, seat, player)
 
 
 def game_type(
