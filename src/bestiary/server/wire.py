@@ -55,28 +55,42 @@ def text_frame(payload: bytes) -> bytes:
 
 # Legal actions, each as its event's JSON, made once: a state message lists every legal action
 # (a Game Changer's swaps are dozens of nested objects, a twentieth of the server's time at 200
-# tables), and the engines intern actions, so the same ones come back move after move. Cleared
-# when full (names differ from table to table).
-_LEGAL: dict[Any, Any] = {}  # keyed by the (hashable, interned) actions: orjson fragments
+# tables). The engines intern actions, so the same objects come back move after move: they are
+# found by identity first (a dataclass's hash of its fields was most of the lookup, 0.2 us an
+# action and a hundred actions in a critters hand), then by value (a game that makes new equal
+# actions). Both are cleared when full (names differ from table to table).
+_BY_ID: dict[int, tuple[Any, Any]] = {}  # id(action): (action, fragment); the entry keeps the
+# action alive, so no other object can have its id meanwhile
+_LEGAL: dict[Any, Any] = {}  # by value (hashable actions): orjson fragments
 LEGAL_KEPT = 50_000
 
 
 def legal_json(actions: Iterable[Action]) -> list[Any]:
     """``[a.to_event() for a in actions]``, as JSON that ``encode`` embeds as it is."""
     shown = []
-    made = _LEGAL
+    by_id = _BY_ID
     for action in actions:
-        try:
-            found = made.get(action)
-        except TypeError:  # a game whose actions are not hashable: made each time
-            shown.append(_fragment(action))
-            continue
-        if found is None:
-            if len(made) >= LEGAL_KEPT:
-                made.clear()
-            found = made[action] = _fragment(action)
-        shown.append(found)
+        entry = by_id.get(id(action))
+        if entry is None:
+            if len(by_id) >= LEGAL_KEPT:
+                by_id.clear()
+            entry = by_id[id(action)] = (action, _made(action))
+        shown.append(entry[1])
     return shown
+
+
+def _made(action: Action) -> Any:
+    """``action``'s fragment, found by value where it can be."""
+    by_value = _LEGAL
+    try:
+        found = by_value.get(action)
+    except TypeError:  # a game whose actions are not hashable: made each time
+        return _fragment(action)
+    if found is None:
+        if len(by_value) >= LEGAL_KEPT:
+            by_value.clear()
+        found = by_value[action] = _fragment(action)
+    return found
 
 
 def _fragment(action: Action) -> Any:
