@@ -82,6 +82,8 @@ def main() -> None:
             moves, served, dump = one_run(
                 pythonpath, args.of, args.tables, args.seconds, args.movers, here
             )
+            if not moves:  # e.g. wild: its 5 s Nightfall ends games before callgrind answers
+                raise SystemExit(f"{name}: no move was answered in the counted level ({here})")
             per_move.setdefault(name, []).append(served / moves)
             functions, objects = own_costs(dump)
             for key, cost in [*functions.items(), *((f"[{o}]", c) for o, c in objects.items())]:
