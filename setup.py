@@ -29,7 +29,8 @@ SRC = HERE / "src"
 
 # The hot modules (docs/benchmarks.md measures them): both games' rules, views, actions and
 # moves, the driver, the search, the bots the lab and the server run, the adapters' encoders and
-# vector env. Everything else (CLI, server, TUI, lab) stays interpreted: it waits on I/O.
+# vector env, and what the server puts on the wire each move. Everything else (CLI, the rest of
+# the server, TUI, lab) stays interpreted: it waits on I/O.
 COMPILED = sorted(
     [
         *(f"bestiary/critters/{m}.py" for m in ("actions", "cards", "decks", "info", "moves")),
@@ -44,6 +45,7 @@ COMPILED = sorted(
         "bestiary/adapters/critters_encoding.py",
         "bestiary/adapters/wild_encoding.py",
         "bestiary/adapters/vector.py",
+        "bestiary/server/wire.py",  # each seat's state message, on every move
     ]
 )
 

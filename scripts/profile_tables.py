@@ -38,7 +38,7 @@ class Player(Connection):
         self.table, self.rng, self.run = table, rng, run
         self.waiting = False
 
-    def send_text(self, text: str) -> None:
+    def send_text(self, text: bytes) -> None:
         message = orjson.loads(text)
         if self.waiting and message.get("ref") == 1:
             self.waiting = False

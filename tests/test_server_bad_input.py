@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from bestiary.core.game import get_game
-from bestiary.server import protocol
+from bestiary.server import protocol, wire
 from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.settings import ServerSettings
@@ -136,8 +136,9 @@ def test_forged_token_and_unknown_table(server: LiveServer) -> None:
 def test_legal_actions_are_sent_as_their_events(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The legal list, made once per action, is the same JSON as the actions' events; when the
     store of made ones is full it starts again rather than grow."""
-    monkeypatch.setattr(protocol, "LEGAL_KEPT", 5)
-    monkeypatch.setattr(protocol, "_LEGAL", {})  # other tests of this process made some
+    monkeypatch.setattr(wire, "LEGAL_KEPT", 5)
+    monkeypatch.setattr(wire, "_LEGAL", {})  # other tests of this process made some
+    monkeypatch.setattr(wire, "_BY_ID", {})
     state = get_game(game).new_game(["ann", "bo", "cy", "di"], {}, 3)
     rng = random.Random(3)
     for _ in range(40):
@@ -148,7 +149,7 @@ def test_legal_actions_are_sent_as_their_events(game: str, monkeypatch: pytest.M
             legal = state.legal_actions(player)
             sent = orjson.loads(protocol.encode({"legal": protocol.legal_json(legal)}))
             assert sent["legal"] == [a.to_event() for a in legal]
-            assert len(protocol._LEGAL) <= 5
+            assert len(wire._LEGAL) <= 5 and len(wire._BY_ID) <= 5
         state.apply(rng.choice(acts))
 
 

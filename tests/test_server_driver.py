@@ -72,7 +72,7 @@ class Watcher(Connection):
         self.messages: list[dict[str, Any]] = []
         self.received_at: list[float] = []
 
-    def send_text(self, text: str) -> None:
+    def send_text(self, text: bytes) -> None:
         self.messages.append(orjson.loads(text))
         self.received_at.append(self.clock.now() if self.clock else 0.0)
 

@@ -31,9 +31,9 @@ class FakeSocket:
         self.dropped = False
         self.queued_sends = 0
 
-    def send_now(self, text: str) -> bool:
+    def send_now(self, text: bytes) -> bool:
         if self.open:
-            self.wire.append(text)
+            self.wire.append(text.decode())
         return self.open
 
     def drop(self) -> None:
@@ -52,12 +52,12 @@ def test_messages_keep_their_order_across_a_full_buffer() -> None:
         ws = FakeSocket()
         conn = Connection(ws)  # type: ignore[arg-type]
         writer = asyncio.get_running_loop().create_task(conn.write_loop())
-        conn.send_text("1")  # the buffer is full: queued
+        conn.send_text(b"1")  # the buffer is full: queued
         ws.open = True
-        conn.send_text("2")  # the socket could take it, but "1" is still waiting: queued too
+        conn.send_text(b"2")  # the socket could take it, but "1" is still waiting: queued too
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        conn.send_text("3")  # nothing waits any more: written at once
+        conn.send_text(b"3")  # nothing waits any more: written at once
         conn.close()
         await asyncio.wait_for(writer, 1)
         return ws.wire, ws.queued_sends

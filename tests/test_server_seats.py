@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from bestiary.server import table_messages, wire
 from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.run import WS_MAX_SIZE
 from bestiary.server.settings import ServerSettings
-from bestiary.server.table import Table, TableSettings
+from bestiary.server.table import TableSettings
 
 
 @pytest.fixture(scope="module")
@@ -118,22 +120,23 @@ def test_watchers_are_capped_and_share_one_message(
     assert all(w.welcome["type"] == "welcome" for w in watchers)
     fourth = TableSocket(server, code)
     assert fourth.welcome["code"] == "full"
-    built: list[str | None] = []
-    real = Table._state_message
+    shares: list[list[int]] = []  # each change: how many sockets each message went to
+    real = wire.change_messages
 
-    def counted(self: Table, player: str | None, *args: object, **kw: object) -> str:
-        built.append(player)
-        return real(self, player, *args, **kw)  # type: ignore[arg-type]
+    def counted(*args: Any, **kw: Any) -> list[tuple[list[Any], bytes]]:
+        sends = real(*args, **kw)
+        shares.append(sorted(len(conns) for conns, _ in sends))
+        return sends
 
-    monkeypatch.setattr(Table, "_state_message", counted)
+    monkeypatch.setattr(table_messages, "change_messages", counted)
     ann = TableSocket(server, code, made["token"])
     state = ann.wait_state(lambda m: bool(m["legal"]), "ann's turn")
     ann.act(state["legal"][0], ref="go")
     ann.wait_ref("go")
     for w in watchers:
         w.wait_state(lambda m: m["seq"] >= state["seq"] + 1, "the watchers to see ann's move")
-    changes = len(built) - built.count(None)  # states built for ann (one per change she saw)
-    assert built.count(None) <= changes + 1  # one public message per change, for all three
+    assert shares
+    assert all(share == [1, 3] for share in shares)  # ann's own, and one for the three watchers
     texts = {json.dumps(w.latest) for w in watchers}
     assert len(texts) == 1
     for sock in [*watchers, ann]:

@@ -90,7 +90,7 @@ class Commits(TableCore):
             self.store.commit(partial(self._job, partial(self._committed, sends)))
         self._settled()
 
-    def _committed(self, sends: list[tuple[list[Connection], str]]) -> None:
+    def _committed(self, sends: list[tuple[list[Connection], bytes]]) -> None:
         self._unsent -= 1
         for conns, text in sends:
             for conn in conns:

@@ -16,10 +16,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bestiary.server.buckets import Bucket
 from bestiary.server.gate import DIRECT
-from bestiary.server.protocol import encode
+from bestiary.server.wire import encode
 
 OUTBOX_LIMIT = 512
-_CLOSE = ""  # sentinel in the outbox: close the socket
+_CLOSE = b""  # sentinel in the outbox: close the socket
 
 
 class Connection:
@@ -30,11 +30,11 @@ class Connection:
     ) -> None:
         self.websocket = websocket
         self.seat: int | None = None
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self.closed = False
         self._flood = Bucket(rate, burst)
         self._writing = False  # the writer holds a message it has not finished sending
-        self.direct: Callable[[str], bool] | None = None
+        self.direct: Callable[[bytes], bool] | None = None
         self._drop: Callable[[], None] | None = None
         self._read: Callable[[Callable[[str | bytes], None] | None], None] | None = None
         if websocket is not None:
@@ -52,7 +52,8 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
 
-    def send_text(self, text: str) -> None:
+    def send_text(self, text: bytes) -> None:
+        """Send one text message (its UTF-8 bytes: ``protocol.encode``)."""
         if self.closed:
             return
         waiting = self._writing or not self.outbox.empty()
@@ -91,7 +92,7 @@ class Connection:
                     await self.websocket.close(code=1008)
                     return
                 self._writing = True
-                await self.websocket.send_text(text)
+                await self.websocket.send_text(text.decode())
                 self._writing = False
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True  # starlette: peer gone, or already closed (a RuntimeError)

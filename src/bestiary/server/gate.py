@@ -26,9 +26,10 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
+from websockets.protocol import OPEN
 
 from bestiary.server.buckets import client_key
+from bestiary.server.wire import text_frame
 
 log = logging.getLogger("bestiary.server")
 
@@ -192,9 +193,10 @@ def gated_protocols(
             if not self.transport.is_closing():
                 self.transport.abort()
 
-        def send_now(self, text: str) -> bool:
-            """Write one text message now, without a task switch through ASGI; False when the
-            socket cannot take it at once (closing, or its buffer is full: flow control)."""
+        def send_now(self, text: bytes) -> bool:
+            """Write one text message (UTF-8) now, without a task switch through ASGI; False
+            when the socket cannot take it at once (closing, or its buffer is full: flow
+            control)."""
             if (
                 not self.handshake_complete
                 or self.close_sent
@@ -204,11 +206,14 @@ def gated_protocols(
                 or self.transport.is_closing()
             ):
                 return False
-            try:
-                self.conn.send_text(text.encode())
-            except InvalidState:
-                return False
-            self.transport.write(b"".join(self.conn.data_to_send()))
+            conn = self.conn
+            if conn.state is not OPEN:
+                return False  # the client's close frame came: no data frame may follow it
+            if conn.extensions:  # a negotiated extension (compression) rewrites every frame
+                conn.send_text(text)
+                self.transport.write(b"".join(conn.data_to_send()))
+            else:  # the frame as websockets would make it, without its per-frame objects
+                self.transport.write(text_frame(text))
             return not self._cut_if_behind()
 
     class GatedHttp(HttpToolsProtocol):

@@ -429,17 +429,7 @@ def run_server_bench(
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
-        code = prelude + (
-            "from bestiary.server.run import serve\n"
-            "from bestiary.server.settings import ServerSettings\n"
-            "from bestiary.server.table import TableSettings\n"
-            f"serve(port={port}, db={db!r}, quiet=True, rate=5000.0,"
-            " settings=TableSettings(grace_seconds=3600),"
-            # every client of the load comes from 127.0.0.1: the per-address limits are lifted
-            " server=ServerSettings(max_connections=5000, max_per_address=5000,"
-            " tables_per_minute=1e6, joins_per_minute=1e6, seats_per_address=10**6))\n"
-        )
-        server = subprocess.Popen([sys.executable, "-c", code], preexec_fn=lambda: _pin(0))
+        server = subprocess.Popen(server_command(port, db, prelude), preexec_fn=lambda: _pin(0))
         _pin(1)
         settle_heap()
         base = f"http://127.0.0.1:{port}"
@@ -449,6 +439,21 @@ def run_server_bench(
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+def server_command(port: int, db: str, prelude: str = "") -> list[str]:
+    """The one-process server the bench loads (``serve`` on ``db``, the lobby's limits lifted:
+    every client of the load comes from 127.0.0.1), after ``prelude``."""
+    code = prelude + (
+        "from bestiary.server.run import serve\n"
+        "from bestiary.server.settings import ServerSettings\n"
+        "from bestiary.server.table import TableSettings\n"
+        f"serve(port={port}, db={db!r}, quiet=True, rate=5000.0,"
+        " settings=TableSettings(grace_seconds=3600),"
+        " server=ServerSettings(max_connections=5000, max_per_address=5000,"
+        " tables_per_minute=1e6, joins_per_minute=1e6, seats_per_address=10**6))\n"
+    )
+    return [sys.executable, "-c", code]
 
 
 # the lobby's limits lifted for a load from one address (as the one-process bench does)
@@ -523,8 +528,8 @@ def _run(coro: Any) -> Level:
         return asyncio.run(coro)  # type: ignore[no-any-return]
 
 
-def _wait_up(base: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
+def _wait_up(base: str, server: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise RuntimeError("the server exited before it was up")
@@ -532,4 +537,4 @@ def _wait_up(base: str, server: subprocess.Popen[bytes]) -> None:
             if httpx.get(base + "/api/games", timeout=1).status_code == 200:
                 return
         time.sleep(0.1)
-    raise RuntimeError("the server did not come up within 30 s")
+    raise RuntimeError(f"the server did not come up within {seconds:g} s")

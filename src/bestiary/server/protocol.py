@@ -8,13 +8,14 @@ their shape is fixed here by the ``*_message`` functions).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from bestiary.core.game import Action
+# what goes on the wire is made in ``wire`` (compiled), and named here too
+from bestiary.server.wire import encode as encode
+from bestiary.server.wire import legal_json as legal_json
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 8192
@@ -99,40 +100,6 @@ def _size(text: str | bytes) -> int:
     if isinstance(text, bytes) or len(text) * 4 <= MAX_MESSAGE_BYTES:
         return len(text)  # bytes, or text too short to be too large however it encodes
     return len(text.encode("utf-8", "surrogatepass"))
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A server message as compact JSON text (orjson: the table sends a lot of these)."""
-    return orjson.dumps(message).decode()
-
-
-# Legal actions, each as its event's JSON, made once: a state message lists every legal action
-# (a Game Changer's swaps are dozens of nested objects, a twentieth of the server's time at 200
-# tables), and the engines intern actions, so the same ones come back move after move. Cleared
-# when full (names differ from table to table).
-_LEGAL: dict[Any, orjson.Fragment] = {}  # keyed by the (hashable, interned) actions
-LEGAL_KEPT = 50_000
-
-
-def legal_json(actions: Iterable[Action]) -> list[orjson.Fragment]:
-    """``[a.to_event() for a in actions]``, as JSON that ``encode`` embeds as it is."""
-    shown = []
-    for action in actions:
-        try:
-            found = _LEGAL.get(action)
-        except TypeError:  # a game whose actions are not hashable: made each time
-            shown.append(_fragment(action))
-            continue
-        if found is None:
-            if len(_LEGAL) >= LEGAL_KEPT:
-                _LEGAL.clear()
-            found = _LEGAL[action] = _fragment(action)
-        shown.append(found)
-    return shown
-
-
-def _fragment(action: Action) -> orjson.Fragment:
-    return orjson.Fragment(orjson.dumps(action.to_event()))
 
 
 def error_message(code: str, message: str, ref: int | str | None = None) -> dict[str, Any]:

@@ -1,23 +1,23 @@
 """What a table sends: each seat its own view and events, spectators the public one.
 
-Every viewer-facing event passes the one filter (``core.game.redacted``) here.
+The messages themselves are made in ``wire`` (compiled), where every viewer-facing event passes
+the one filter (``core.game.redacted``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bestiary.core.game import redacted
 from bestiary.core.records import Event
 from bestiary.server.connection import Connection
-from bestiary.server.protocol import encode, legal_json
 from bestiary.server.table_core import TableCore
+from bestiary.server.wire import change_messages, encode, state_message
 
 
 class Messages(TableCore):
     """What a table sends: each seat its own view and events, spectators the public one."""
 
-    def _table_message(self) -> str:
+    def _table_message(self) -> bytes:
         return encode({"type": "table", "table": self.info()})
 
     def _timers(self) -> dict[str, float]:
@@ -41,46 +41,25 @@ class Messages(TableCore):
         events: list[Event],
         ref: int | str | None,
         timers: dict[str, float] | None = None,
-    ) -> str:
+    ) -> bytes:
         state = self.state
         assert state is not None
-        over = state.is_over
-        message: dict[str, Any] = {
-            "type": "state",
-            "seq": self.seq,
-            "t": round(self._game_time(), 3),
-            "events": events,
-            "view": state.view(player),
-            "legal": legal_json(state.legal_actions(player)) if player else [],
-            "over": over,
-        }
         timers = self._timers() if timers is None else timers
-        if timers:
-            message["timers"] = timers
-        if ref is not None:
-            message["ref"] = ref
-        if over:
-            message["summary"] = state.summary()
-            message["winners"] = state.winners()
-        return encode(message)
+        return state_message(state, player, events, ref, self.seq, self._t(), timers)
 
     def _messages(
         self, events: list[Event], actor: int | None, ref: Any
-    ) -> list[tuple[list[Connection], str]]:
+    ) -> list[tuple[list[Connection], bytes]]:
         """Every seat its own view and its own form of each event; spectators the public one
         (one message shared by all of them)."""
         state = self.state
         assert state is not None
-        timers = self._timers()
-        sends: list[tuple[list[Connection], str]] = []
-        for seat in self.seats:
-            if not seat.connections:
-                continue
-            shown = redacted(state, events, seat.name)
-            own = ref if seat.index == actor else None
-            text = self._state_message(seat.name, shown, own, timers)
-            sends.append((list(seat.connections), text))
-        if self.spectators:
-            text = self._state_message(None, redacted(state, events, None), None, timers)
-            sends.append((list(self.spectators), text))
-        return sends
+        turn_based = not self.game.info.real_time
+        return change_messages(
+            state, self.seats, self.spectators, events, actor, ref, self.seq, self._t(),
+            self._timers(), turn_based,
+        )  # fmt: skip
+
+    def _t(self) -> float:
+        """A message's ``t``: seconds of play, to the millisecond."""
+        return round(self._game_time(), 3)

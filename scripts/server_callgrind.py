@@ -1,0 +1,110 @@
+"""Instructions per move of one ``bestiary serve`` process (SQLite), old code against new.
+
+CPU time per move on a machine shared with other jobs moves with their load; an instruction count
+does not. The one-process server that ``bestiary bench server`` loads runs under ``valgrind
+--tool=callgrind`` (no cache simulation), once per source tree named on the command line
+(``name=PYTHONPATH`` of the server: a compiled core's ``build/...`` or a ``src``); once it is up
+its counters are zeroed, the bench's own load plays one level (``--tables``, ``--seconds``;
+tables are opened and replaced through the lobby inside the count, as in the bench), and the
+counters are dumped: the server's user-space instructions / moves the clients saw. The kernel's
+share (socket writes and reads, SQLite's file writes) is not in it: the bench's ``moves/cpu-s``
+is. Sources are alternated in each round.
+
+    PYTHONPATH=.:src .venv/bin/python scripts/server_callgrind.py \\
+        old=build/base:tests/toygame new=build/core:tests/toygame --rounds 3
+
+The dumps stay in ``--out`` for ``callgrind_annotate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from scripts.workers_callgrind import callgrind, instructions, own_costs
+
+from bestiary.server.live import free_port
+from bestiary.server.loadtest import _levels, _wait_up, server_command
+
+
+def one_run(
+    pythonpath: str, of: str, tables: int, seconds: float, movers: int, out: Path
+) -> tuple[int, int, Path]:
+    """Moves and the server's instructions of one counted level, and its dump."""
+    out.mkdir(parents=True)
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": pythonpath}
+    command = [*callgrind(out), *server_command(port, f"sqlite:///{out / 'bench.sqlite'}")]
+    server = subprocess.Popen(command, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_up(base, server, seconds=600)  # imports under callgrind take a minute or more
+        subprocess.run(
+            ["callgrind_control", "-z", str(server.pid)], capture_output=True, check=True
+        )
+        level = _levels(
+            base, [server.pid], games=[of], table_counts=[tables], seconds=seconds, echo=print,
+            thinkers=0, movers=movers,
+        )[0]  # fmt: skip
+        served = instructions(server.pid, out)
+    finally:
+        server.terminate()
+        server.wait(timeout=120)
+    return level.moves, served, out / f"callgrind.{server.pid}.1"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("sources", nargs="+", help="name=PYTHONPATH of the server, alternated")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--of", default="critters")
+    parser.add_argument("--movers", type=int, default=0)
+    parser.add_argument("--top", type=int, default=30, help="functions listed")
+    parser.add_argument("--out", default="", help="where the dumps stay (default: a temp dir)")
+    args = parser.parse_args()
+    sources = dict(s.split("=", 1) for s in args.sources)
+    out = Path(args.out or tempfile.mkdtemp(prefix="server-callgrind-"))
+    print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), flush=True)
+    per_move: dict[str, list[float]] = {}
+    own: dict[str, Counter[str]] = {}  # the server's own instructions per move (mean of rounds)
+    for round_ in range(args.rounds):
+        for name, pythonpath in sources.items():
+            here = out / f"round{round_ + 1}-{name}"
+            start = time.monotonic()
+            moves, served, dump = one_run(
+                pythonpath, args.of, args.tables, args.seconds, args.movers, here
+            )
+            if not moves:  # e.g. wild: its 5 s Nightfall ends games before callgrind answers
+                raise SystemExit(f"{name}: no move was answered in the counted level ({here})")
+            per_move.setdefault(name, []).append(served / moves)
+            functions, objects = own_costs(dump)
+            for key, cost in [*functions.items(), *((f"[{o}]", c) for o, c in objects.items())]:
+                own.setdefault(name, Counter())[key] += cost / moves / args.rounds
+            print(
+                f"round {round_ + 1}, {name}: {moves:,} moves, {served / moves:,.0f} server "
+                f"instructions per move ({time.monotonic() - start:.0f} s; dump in {here})",
+                flush=True,
+            )
+            print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    print("medians: source, server instructions per move (each round's)")
+    for name, runs in per_move.items():
+        each = ", ".join(f"{r:,.0f}" for r in runs)
+        print(f"{name:>8} {statistics.median(runs):12,.0f}   ({each})")
+    names = list(own)
+    print("the server's own instructions per move, by shared object and function (mean of rounds):")
+    print(" ".join(f"{name:>12}" for name in names))
+    everything = sum(own.values(), Counter())
+    for key, _ in everything.most_common(args.top):
+        print(" ".join(f"{own[name][key]:12,.0f}" for name in names), key)
+
+
+if __name__ == "__main__":
+    main()
