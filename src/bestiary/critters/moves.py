@@ -108,11 +108,23 @@ class SeatMoves:
         return found
 
 
+# Seats' ready-made actions, shared by every game whose table has the same players, set size
+# and kinds (a lab's thousands of games, a search's determinized states): each new game would
+# otherwise make them again, most of its legal-move cost in a short game.
+_BOOKS: Final[dict[tuple[tuple[str, ...], int, int, tuple[str, ...]], SeatMoves]] = {}
+
+
 def seat_moves(t: Table, p: int, by: str) -> SeatMoves:
-    """Seat ``p``'s ready-made actions, kept for the game (the memo's one int key)."""
+    """Seat ``p``'s ready-made actions (``by`` is its player), found for the game once."""
     found: SeatMoves | None = t.memo.get(p)
     if found is None:
-        found = t.memo[p] = SeatMoves(by, t.set_size, t.kinds)
+        key = (t.players, p, t.set_size, t.kinds)
+        found = _BOOKS.get(key)
+        if found is None:
+            if len(_BOOKS) > 4096:
+                _BOOKS.clear()
+            found = _BOOKS[key] = SeatMoves(by, t.set_size, t.kinds)
+        t.memo[p] = found
     return found
 
 
