@@ -1,0 +1,56 @@
+"""Shuffles and picks that are exactly ``random.Random``'s own, in compiled code.
+
+The stdlib's ``shuffle`` and ``choice`` are interpreted Python around one C call per draw;
+dealing a critters deck that way cost more than a tenth of a random game (docs/benchmarks.md).
+These draw the same numbers in the same order (``getrandbits``, as ``_randbelow`` does), so
+a seed deals the same cards and plays the same moves with either, and the generator is left
+in the same state. Any other generator (a subclass, ``SystemRandom``) is asked itself.
+tests/test_core_chance.py holds them to the running Python's stdlib.
+
+>>> cards = list("abcdef")
+>>> shuffle(random.Random(7), cards)
+>>> stdlib = list("abcdef")
+>>> random.Random(7).shuffle(stdlib)
+>>> cards == stdlib
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A random int in ``[0, n)``, ``n > 0``: ``Random._randbelow_with_getrandbits``."""
+    k = 0
+    rest = n
+    while rest:  # n.bit_length(), as native arithmetic
+        rest >>= 1
+        k += 1
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, cards: list[T]) -> None:
+    """``rng.shuffle(cards)``: the same order, the same draws."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    for i in range(len(cards) - 1, 0, -1):
+        j = below(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def pick(rng: random.Random, options: Sequence[T]) -> T:
+    """``rng.choice(options)``: the same option, the same draws."""
+    if type(rng) is not random.Random:
+        return rng.choice(options)
+    if not options:
+        raise IndexError("Cannot choose from an empty sequence")
+    return options[below(rng, len(options))]
