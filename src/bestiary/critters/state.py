@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Final, Self
 
-from bestiary.core.chance import pick, shuffle
+from bestiary.core.chance import RandomSource, shuffle
 from bestiary.core.errors import IllegalAction
 from bestiary.core.records import Event, Header
 from bestiary.critters.actions import (
@@ -482,12 +482,13 @@ class CrittersState:
         """Random legal play by whoever must act (chance included) until the end or
         ``max_steps``; the number of steps. Legal actions are applied without re-checking."""
         steps = 0
+        source = RandomSource(rng)
         while steps < max_steps and self._winners is None:
             if self._chance:
                 self._reshuffle(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
-                self._do(pick(rng, self._legal_now(seat)))  # once per position: no memo
+                self._do(source.pick(self._legal_now(seat)))  # once per position: no memo
             steps += 1
         return steps
 
