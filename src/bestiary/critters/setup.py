@@ -29,13 +29,18 @@ class Table:
     memo: dict[Any, Any] = field(init=False, compare=False, repr=False)
     kinds: tuple[str, ...] = field(init=False, compare=False)
     card_order: tuple[str, ...] = field(init=False, compare=False)
+    # Each card's place in card_order (kinds first, in the deck's order): legal-move generation
+    # counts a hand in a list by these places rather than in a dict by name.
+    card_at: dict[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seat", {name: i for i, name in enumerate(self.players)})
         # Per-game lists of ready-made actions (legal-action generation reuses them).
         object.__setattr__(self, "memo", {})
         object.__setattr__(self, "kinds", self.deck.kinds)
-        object.__setattr__(self, "card_order", tuple(card for card, _ in self.deck.counts))
+        order = tuple(card for card, _ in self.deck.counts)
+        object.__setattr__(self, "card_order", order)
+        object.__setattr__(self, "card_at", {card: i for i, card in enumerate(order)})
 
     def options(self) -> dict[str, Any]:
         """The effective options, as a record header carries them."""
