@@ -61,6 +61,9 @@ class SeatMoves:
         self.completes: dict[str, list[Complete | None]] = {}
         # kind -> HopOver from seat q taking the kind at 2 * q, a wild at 2 * q + 1
         self.hops: dict[str, list[HopOver | None]] = {}
+        # seat q -> GameChanger at give * 2k + take, where each is 2 * a kind's place + 1 for a
+        # wild (k kinds): found by ints, where a key of names cost a 7-tuple per candidate
+        self.changers: dict[int, list[GameChanger | None]] = {}
 
     def play_set(self, i: int, kind: str, n: int) -> PlaySet:
         row = self.sets[i]
@@ -97,6 +100,13 @@ class SeatMoves:
         found = row[at]
         if found is None:
             found = row[at] = interned(HopOver, self.by, target, kind, card)
+        return found
+
+    def changers_of(self, q: int) -> list[GameChanger | None]:
+        found = self.changers.get(q)
+        if found is None:
+            width = 2 * len(self.downs)  # a down per kind
+            found = self.changers[q] = [None] * (width * width)
         return found
 
 
@@ -187,7 +197,7 @@ def turn_moves(
                     if WILD in cards and kind not in blocked:
                         acts.append(book.hop_over(q, players[q], kind, WILD))
     if inc and cnt[at[GAME_CHANGER]]:
-        _game_changers(acts, inc, tabs, p, by, t, blocked)
+        _game_changers(acts, book, t, p, inc, tabs, blocked)
     if cnt[at[ULTIMATE_COLLECTOR]]:
         for step in range(1, n):
             q = (p + step) % n
@@ -204,34 +214,60 @@ def turn_moves(
 
 def _game_changers(
     acts: list[CrittersAction],
+    book: SeatMoves,
+    t: Table,
+    p: int,
     inc: list[CardSet],
     tabs: list[list[CardSet]],
-    p: int,
-    by: str,
-    t: Table,
     blocked: list[str],
 ) -> None:
-    """Append every game_changer of seat ``p`` (whose incomplete sets are ``inc``)."""
+    """Append every game_changer of seat ``p``, whose incomplete sets are ``inc``."""
     size = t.set_size
     last = size - 1
     players = t.players
     n = len(players)
-    give = [(k, c) for k, cards in inc for c in (k, WILD) if c in cards]
+    width = 2 * len(t.kinds)
+    give = _offered(inc, t)
     for step in range(1, n):
         q = (p + step) % n
-        theirs_inc = {k: c for k, c in tabs[q] if len(c) < size}
-        if not theirs_inc:
+        theirs = [s for s in tabs[q] if len(s[1]) < size]
+        if not theirs:
             continue
-        take = [(k, c) for k, cards in theirs_inc.items() for c in (k, WILD) if c in cards]
+        take = _offered(theirs, t)
         target = players[q]
-        for k1, c1 in give:
-            for k2, c2 in take:
+        row = book.changers_of(q)
+        for k1, c1, g in give:
+            for k2, c2, h in take:
                 if k1 != k2:
                     if c2 == WILD and k2 in blocked:
                         continue
-                    if c1 == WILD and fills_with_wilds(theirs_inc.get(k1), last):
+                    if c1 == WILD and fills_with_wilds(_cards_of(theirs, k1), last):
                         continue
-                acts.append(
-                    _CACHE.get((GameChanger, by, target, k1, c1, k2, c2))
-                    or interned(GameChanger, by, target, k1, c1, k2, c2)
-                )
+                found = row[g * width + h]
+                if found is None:
+                    found = row[g * width + h] = interned(
+                        GameChanger, book.by, target, k1, c1, k2, c2
+                    )
+                acts.append(found)
+
+
+def _offered(sets: list[CardSet], t: Table) -> list[tuple[str, str, int]]:
+    """The cards a game_changer may move out of these incomplete sets, in order: (kind, card,
+    2 * the kind's place + 1 for a wild)."""
+    at = t.card_at
+    out: list[tuple[str, str, int]] = []
+    for kind, cards in sets:
+        i = 2 * at[kind]
+        if kind in cards:
+            out.append((kind, kind, i))
+        if WILD in cards:
+            out.append((kind, WILD, i + 1))
+    return out
+
+
+def _cards_of(sets: list[CardSet], kind: str) -> tuple[str, ...] | None:
+    """The cards of the ``kind`` set among these incomplete sets, or None."""
+    for k, cards in sets:
+        if k == kind:
+            return cards
+    return None

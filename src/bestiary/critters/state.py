@@ -578,11 +578,16 @@ class CrittersState:
         starts again). Every move that fills a set calls it, so no move recounts the table."""
         self._stale = 0
 
-    def _check_win(self, *seats: int) -> None:
+    def _check_win(self, p: int, q: int = -1) -> None:
+        """Seat ``p`` (and ``q``, an allowed action card's target) wins with full sets of
+        enough kinds; both at once share the win."""
         goal, size = self._t.sets_to_win, self._t.set_size
-        won = sorted({s for s in seats if kinds_full(self._tabs[s], size) >= goal})
-        if won:
-            self._finish(tuple(won), "won")
+        p_won = kinds_full(self._tabs[p], size) >= goal
+        q_won = q >= 0 and kinds_full(self._tabs[q], size) >= goal
+        if p_won and q_won:
+            self._finish((min(p, q), max(p, q)), "won")
+        elif p_won or q_won:
+            self._finish((p if p_won else q,), "won")
 
     # tableau changes ------------------------------------------------------
     def _arrive(self, seat: int, kind: str, card: str) -> None:
