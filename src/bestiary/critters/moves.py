@@ -23,7 +23,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, ULTIMATE_COLLECTOR, WILD
+from bestiary.critters.cards import WILD
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet, fills_with_wilds
 
@@ -145,7 +145,7 @@ def turn_moves(
     cnt = [0] * len(t.card_order)
     for c in hand:
         cnt[at[c]] += 1
-    wilds = cnt[at[WILD]]
+    wilds = cnt[t.wild_at]
     last = size - 1
     inc: list[CardSet] = []  # the incomplete sets, oldest first
     wild_full: list[str] = []  # kinds with a full set holding a wild (swap_wild)
@@ -155,7 +155,7 @@ def turn_moves(
         n_cards = len(cards)
         if n_cards < size:
             inc.append(card_set)
-            if n_cards == last and cards.count(WILD) == last:
+            if fills_with_wilds(cards, last):
                 blocked.append(card_set[0])
         elif WILD in cards:
             wild_full.append(card_set[0])
@@ -187,7 +187,7 @@ def turn_moves(
                 swaps = book.swap_wild(k, kinds)
                 acts.extend(swaps if not blocked else [a for a in swaps if a.to not in blocked])
     n = len(players)
-    if cnt[at[HOP_OVER]]:
+    if cnt[t.hop_over_at]:
         for step in range(1, n):
             q = (p + step) % n
             for kind, cards in tabs[q]:
@@ -196,9 +196,9 @@ def turn_moves(
                         acts.append(book.hop_over(q, players[q], kind, kind))
                     if WILD in cards and kind not in blocked:
                         acts.append(book.hop_over(q, players[q], kind, WILD))
-    if inc and cnt[at[GAME_CHANGER]]:
+    if inc and cnt[t.game_changer_at]:
         _game_changers(acts, book, t, p, inc, tabs, blocked)
-    if cnt[at[ULTIMATE_COLLECTOR]]:
+    if cnt[t.ultimate_collector_at]:
         for step in range(1, n):
             q = (p + step) % n
             seen: list[str] = []
