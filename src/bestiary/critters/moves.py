@@ -112,7 +112,8 @@ class SeatMoves:
 
 # Seats' ready-made actions, shared by every game whose table has the same players, set size
 # and kinds (a lab's thousands of games, a search's determinized states): each new game would
-# otherwise make them again, most of its legal-move cost in a short game.
+# otherwise make them again, most of its legal-move cost in a short game. Bounded: a server's
+# tables with players of their own each bring a book, and finished tables must leave nothing.
 _BOOKS: Final[dict[tuple[tuple[str, ...], int, int, tuple[str, ...]], SeatMoves]] = {}
 
 
@@ -123,7 +124,7 @@ def seat_moves(t: Table, p: int, by: str) -> SeatMoves:
         key = (t.players, p, t.set_size, t.kinds)
         found = _BOOKS.get(key)
         if found is None:
-            if len(_BOOKS) > 4096:
+            if len(_BOOKS) > 256:
                 _BOOKS.clear()
             found = _BOOKS[key] = SeatMoves(by, t.set_size, t.kinds)
         t.memo[p] = found
