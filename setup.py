@@ -33,10 +33,12 @@ SRC = HERE / "src"
 # the server, TUI, lab) stays interpreted: it waits on I/O.
 COMPILED = sorted(
     [
-        *(f"bestiary/critters/{m}.py" for m in ("actions", "cards", "decks", "info", "moves")),
+        *(f"bestiary/critters/{m}.py" for m in ("actions", "cards", "decks", "game", "info")),
+        "bestiary/critters/moves.py",
         *(f"bestiary/critters/{m}.py" for m in ("refusals", "setup", "state", "tableau", "view")),
         *(f"bestiary/wild/{m}.py" for m in ("actions", "cards", "info", "meetings")),
         *(f"bestiary/wild/{m}.py" for m in ("objectives", "setup", "state", "view")),
+        "bestiary/core/chance.py",
         "bestiary/core/driver.py",
         "bestiary/core/records.py",
         "bestiary/search/ismcts.py",

@@ -27,7 +27,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.cards import WILD
+from bestiary.critters.cards import DEFAULT_DECK, WILD
 from bestiary.critters.refusals import _normal
 from bestiary.critters.state import determinize
 
@@ -135,6 +135,32 @@ def test_random_legal_play_always_ends(game: tuple[CrittersState, int], salt: in
     assert state.is_over and steps < 100_000
     assert state.winners() and state.turn is None
     assert all(state.legal_actions(p) == [] for p in state.players)
+
+
+@SETTINGS
+@given(games(), st.integers(0, 2**32))
+def test_the_fast_playout_is_the_stdlibs_random_play(
+    game: tuple[CrittersState, int], salt: int
+) -> None:
+    """``random_playout`` (compiled draws, no re-checking) plays, move for move, the game that
+    the public API and the stdlib's ``random.Random`` play from the same deal and seed."""
+    state, seed = game
+    dealt = DEFAULT_DECK.cards()  # no variant of games() changes the deck
+    random.Random(seed).shuffle(dealt)
+    assert state.header()["deck"] == dealt
+    reference = state.clone()
+    GAME.random_playout(state, random.Random(salt), 100_000)
+    rng = random.Random(salt)
+    while not reference.is_over:
+        if reference.chance_due:
+            order = reference.centre_pile
+            rng.shuffle(order)
+            reference.apply(Reshuffle(tuple(order)))
+        else:
+            player = reference.to_act
+            assert player is not None
+            reference.apply(rng.choice(reference.legal_actions(player)))
+    assert reference.events() == state.events()
 
 
 @SETTINGS

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
+from bestiary.core.chance import shuffle
 from bestiary.core.errors import BadOption
 from bestiary.core.game import State
-from bestiary.core.records import Event, Header
+from bestiary.core.records import Header
 from bestiary.critters.actions import CrittersAction, action_from_event
 from bestiary.critters.cards import DEFAULT_DECK, Deck, deck_from_option, deck_of_cards
 from bestiary.critters.info import INFO
@@ -25,7 +26,7 @@ class CrittersGame:
         self,
         players: Sequence[str],
         options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
+        seed: object = None,  # checked here: compiled, an int parameter would refuse a bad one
     ) -> CrittersState:
         """Shuffle the deck with ``random.Random(seed)`` and deal (a random seed if None)."""
         names = check_players(players)
@@ -35,9 +36,8 @@ class CrittersGame:
             seed = random.SystemRandom().randrange(2**63)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise BadOption(f"the seed must be a whole number, not {seed!r}")
-        rng = random.Random(seed)
         cards = deck.cards()
-        rng.shuffle(cards)
+        shuffle(random.Random(seed), cards)
         table = deal_table(names, opts, deck, cards, seed)
         _check_winnable(deck, opts.set_size, opts.sets_to_win)
         return CrittersState.deal(table, seed)
@@ -69,13 +69,15 @@ class CrittersGame:
             deck = DEFAULT_DECK
             chance_seed = seed
             deal = deck.cards()
-            random.Random(seed).shuffle(deal)
+            shuffle(random.Random(seed), deal)
         else:
             raise BadOption("the header needs an explicit 'deck' list or a 'seed'")
         table = deal_table(names, opts, deck, deal, seed)
         return CrittersState.deal(table, chance_seed)
 
-    def action_from_event(self, event: Event) -> CrittersAction:
+    def action_from_event(self, event: Any) -> CrittersAction:
+        """Any JSON value: what is not an event is a MalformedEvent (compiled code would
+        refuse a non-dict argument with a TypeError before parsing could say why)."""
         return action_from_event(event)
 
     def random_playout(self, state: State, rng: random.Random, max_steps: int) -> int:
@@ -88,7 +90,9 @@ class CrittersGame:
 def _check_winnable(deck: Deck, set_size: int, sets_to_win: int) -> None:
     """A new game's deck must be able to give someone the win (a record's need not: it is what
     it was)."""
-    most = deck.most_full_kinds(set_size)
+    most = _DEFAULT_MOST.get(set_size, -1) if deck is DEFAULT_DECK else -1
+    if most < 0:
+        most = deck.most_full_kinds(set_size)
     if most < sets_to_win:
         raise BadOption(
             f"this deck can never produce a winner: a win needs full sets of {sets_to_win} "
@@ -96,5 +100,8 @@ def _check_winnable(deck: Deck, set_size: int, sets_to_win: int) -> None:
             f"full sets of at most {most} different kinds"
         )
 
+
+# The default deck's answer for each set size the options allow, worked out once.
+_DEFAULT_MOST: Final = {size: DEFAULT_DECK.most_full_kinds(size) for size in (2, 3, 4)}
 
 GAME = CrittersGame()

@@ -8,7 +8,6 @@ compiled, a bound method is a call through a Python object, ``acts.append`` a di
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
 from bestiary.critters.actions import (
@@ -24,7 +23,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, ULTIMATE_COLLECTOR, WILD
+from bestiary.critters.cards import WILD
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet, fills_with_wilds
 
@@ -51,27 +50,23 @@ class SeatMoves:
         self.passes: Pass = interned(Pass, by)
         self.allow: Allow = interned(Allow, by)
         self.say_no: SayNo = interned(SayNo, by)
-        self.downs: dict[str, Down] = {}
+        # a critter down, and PlaySet with n cards of the kind at [n] (the rest wilds), by the
+        # kind's place in the deck's kinds
+        self.downs: list[Down] = [interned(Down, by, k, None) for k in kinds]
+        self.sets: list[list[PlaySet | None]] = [[None] * (size + 1) for _ in kinds]
         # a wild down as each kind; a held kind swapped for the wild of its set, to each kind
         self.wild_downs: list[Down] = [interned(Down, by, WILD, k) for k in kinds]
         self.swaps: dict[str, list[SwapWild]] = {}
-        # kind -> PlaySet with n cards of the kind at index n (the rest wilds)
-        self.sets: dict[str, list[PlaySet | None]] = {}
         # kind -> Complete putting n of the kind and (need - n) wilds at need * (size + 1) + n
         self.completes: dict[str, list[Complete | None]] = {}
         # kind -> HopOver from seat q taking the kind at 2 * q, a wild at 2 * q + 1
         self.hops: dict[str, list[HopOver | None]] = {}
+        # seat q -> GameChanger at give * 2k + take, where each is 2 * a kind's place + 1 for a
+        # wild (k kinds): found by ints, where a key of names cost a 7-tuple per candidate
+        self.changers: dict[int, list[GameChanger | None]] = {}
 
-    def down(self, kind: str) -> Down:
-        found = self.downs.get(kind)
-        if found is None:
-            found = self.downs[kind] = interned(Down, self.by, kind, None)
-        return found
-
-    def play_set(self, kind: str, n: int) -> PlaySet:
-        row = self.sets.get(kind)
-        if row is None:
-            row = self.sets[kind] = [None] * (self.size + 1)
+    def play_set(self, i: int, kind: str, n: int) -> PlaySet:
+        row = self.sets[i]
         found = row[n]
         if found is None:
             cards = (kind,) * n + (WILD,) * (self.size - n)
@@ -107,64 +102,93 @@ class SeatMoves:
             found = row[at] = interned(HopOver, self.by, target, kind, card)
         return found
 
+    def changers_of(self, q: int) -> list[GameChanger | None]:
+        found = self.changers.get(q)
+        if found is None:
+            width = 2 * len(self.downs)  # a down per kind
+            found = self.changers[q] = [None] * (width * width)
+        return found
+
+
+# Seats' ready-made actions, shared by every game whose table has the same players, set size
+# and kinds (a lab's thousands of games, a search's determinized states): each new game would
+# otherwise make them again, most of its legal-move cost in a short game. Bounded: a server's
+# tables with players of their own each bring a book, and finished tables must leave nothing.
+_BOOKS: Final[dict[tuple[tuple[str, ...], int, int, tuple[str, ...]], SeatMoves]] = {}
+
 
 def seat_moves(t: Table, p: int, by: str) -> SeatMoves:
-    """Seat ``p``'s ready-made actions, kept for the game (the memo's one int key)."""
+    """Seat ``p``'s ready-made actions (``by`` is its player), found for the game once."""
     found: SeatMoves | None = t.memo.get(p)
     if found is None:
-        found = t.memo[p] = SeatMoves(by, t.set_size, t.kinds)
+        key = (t.players, p, t.set_size, t.kinds)
+        found = _BOOKS.get(key)
+        if found is None:
+            if len(_BOOKS) > 256:
+                _BOOKS.clear()
+            found = _BOOKS[key] = SeatMoves(by, t.set_size, t.kinds)
+        t.memo[p] = found
     return found
 
 
 def turn_moves(
-    t: Table, hand: Sequence[str], tabs: Sequence[Sequence[CardSet]], p: int, by: str
+    t: Table, hand: list[str], tabs: list[list[CardSet]], p: int, by: str
 ) -> list[CrittersAction]:
     """Every move but pass/discard for the turn player ``p`` (seat) holding ``hand``.
 
-    ``tabs`` is every seat's tableau, in seat order.
+    ``tabs`` is every seat's tableau, in seat order. The hand is counted in a list by each
+    card's place (``Table.card_at``: the kinds first), so the moves are found from counts.
     """
     size = t.set_size
     kinds = t.kinds
     players = t.players
-    cnt: dict[str, int] = {}
+    at = t.card_at
+    cnt = [0] * len(t.card_order)
     for c in hand:
-        cnt[c] = cnt.get(c, 0) + 1
-    wilds = cnt.get(WILD, 0)
+        cnt[at[c]] += 1
+    wilds = cnt[t.wild_at]
     last = size - 1
-    inc: dict[str, tuple[str, ...]] = {}
-    wild_full: set[str] = set()  # kinds with a full set holding a wild (swap_wild)
-    blocked: set[str] = set()  # kinds where one more wild would make an all-wild full set
-    for kind, cards in tabs[p]:
+    inc: list[CardSet] = []  # the incomplete sets, oldest first
+    wild_full: list[str] = []  # kinds with a full set holding a wild (swap_wild)
+    blocked: list[str] = []  # kinds where one more wild would make an all-wild full set
+    for card_set in tabs[p]:
+        cards = card_set[1]
         n_cards = len(cards)
         if n_cards < size:
-            inc[kind] = cards
-            if n_cards == last and cards.count(WILD) == last:
-                blocked.add(kind)
+            inc.append(card_set)
+            if fills_with_wilds(cards, last):
+                blocked.append(card_set[0])
         elif WILD in cards:
-            wild_full.add(kind)
+            wild_full.append(card_set[0])
     book = seat_moves(t, p, by)
     acts: list[CrittersAction] = []
-    held = [k for k in kinds if k in cnt]
-    for k in held:
-        acts.append(book.down(k))
+    n_kinds = len(kinds)
+    downs = book.downs
+    for i in range(n_kinds):
+        if cnt[i]:
+            acts.append(downs[i])
     if wilds:
         every = book.wild_downs
         acts.extend(every if not blocked else [a for a in every if a.as_ not in blocked])
-    for k in held:
-        for n in range(max(1, size - wilds), min(cnt[k], size) + 1):
-            acts.append(book.play_set(k, n))
-    for k, cards in inc.items():
+    low = max(1, size - wilds)
+    for i in range(n_kinds):
+        top = min(cnt[i], size)
+        for n in range(low, top + 1):
+            acts.append(book.play_set(i, kinds[i], n))
+    for k, cards in inc:
         need = size - len(cards)
-        has = cnt.get(k, 0)
+        has = cnt[at[k]]
         for n in range(0, min(has, need) + 1):
             if need - n <= wilds and (n or k in cards):
                 acts.append(book.complete(k, need, n))
-    for k in held:
-        if k in wild_full:
-            swaps = book.swap_wild(k, kinds)
-            acts.extend(swaps if not blocked else [a for a in swaps if a.to not in blocked])
+    if wild_full:
+        for i in range(n_kinds):
+            k = kinds[i]
+            if cnt[i] and k in wild_full:
+                swaps = book.swap_wild(k, kinds)
+                acts.extend(swaps if not blocked else [a for a in swaps if a.to not in blocked])
     n = len(players)
-    if HOP_OVER in cnt:
+    if cnt[t.hop_over_at]:
         for step in range(1, n):
             q = (p + step) % n
             for kind, cards in tabs[q]:
@@ -173,27 +197,9 @@ def turn_moves(
                         acts.append(book.hop_over(q, players[q], kind, kind))
                     if WILD in cards and kind not in blocked:
                         acts.append(book.hop_over(q, players[q], kind, WILD))
-    if GAME_CHANGER in cnt and inc:
-        give = [(k, c) for k, cards in inc.items() for c in (k, WILD) if c in cards]
-        for step in range(1, n):
-            q = (p + step) % n
-            theirs_inc = {k: c for k, c in tabs[q] if len(c) < size}
-            if not theirs_inc:
-                continue
-            take = [(k, c) for k, cards in theirs_inc.items() for c in (k, WILD) if c in cards]
-            target = players[q]
-            for k1, c1 in give:
-                for k2, c2 in take:
-                    if k1 != k2:
-                        if c2 == WILD and k2 in blocked:
-                            continue
-                        if c1 == WILD and fills_with_wilds(theirs_inc.get(k1), last):
-                            continue
-                    acts.append(
-                        _CACHE.get((GameChanger, by, target, k1, c1, k2, c2))
-                        or interned(GameChanger, by, target, k1, c1, k2, c2)
-                    )
-    if ULTIMATE_COLLECTOR in cnt:
+    if inc and cnt[t.game_changer_at]:
+        _game_changers(acts, book, t, p, inc, tabs, blocked)
+    if cnt[t.ultimate_collector_at]:
         for step in range(1, n):
             q = (p + step) % n
             seen: list[str] = []
@@ -205,3 +211,64 @@ def turn_moves(
                         or interned(UltimateCollector, by, players[q], kind)
                     )
     return acts
+
+
+def _game_changers(
+    acts: list[CrittersAction],
+    book: SeatMoves,
+    t: Table,
+    p: int,
+    inc: list[CardSet],
+    tabs: list[list[CardSet]],
+    blocked: list[str],
+) -> None:
+    """Append every game_changer of seat ``p``, whose incomplete sets are ``inc``."""
+    size = t.set_size
+    last = size - 1
+    players = t.players
+    n = len(players)
+    width = 2 * len(t.kinds)
+    give = _offered(inc, t)
+    for step in range(1, n):
+        q = (p + step) % n
+        theirs = [s for s in tabs[q] if len(s[1]) < size]
+        if not theirs:
+            continue
+        take = _offered(theirs, t)
+        target = players[q]
+        row = book.changers_of(q)
+        for k1, c1, g in give:
+            for k2, c2, h in take:
+                if k1 != k2:
+                    if c2 == WILD and k2 in blocked:
+                        continue
+                    if c1 == WILD and fills_with_wilds(_cards_of(theirs, k1), last):
+                        continue
+                found = row[g * width + h]
+                if found is None:
+                    found = row[g * width + h] = interned(
+                        GameChanger, book.by, target, k1, c1, k2, c2
+                    )
+                acts.append(found)
+
+
+def _offered(sets: list[CardSet], t: Table) -> list[tuple[str, str, int]]:
+    """The cards a game_changer may move out of these incomplete sets, in order: (kind, card,
+    2 * the kind's place + 1 for a wild)."""
+    at = t.card_at
+    out: list[tuple[str, str, int]] = []
+    for kind, cards in sets:
+        i = 2 * at[kind]
+        if kind in cards:
+            out.append((kind, kind, i))
+        if WILD in cards:
+            out.append((kind, WILD, i + 1))
+    return out
+
+
+def _cards_of(sets: list[CardSet], kind: str) -> tuple[str, ...] | None:
+    """The cards of the ``kind`` set among these incomplete sets, or None."""
+    for k, cards in sets:
+        if k == kind:
+            return cards
+    return None

@@ -8,7 +8,7 @@ from typing import Any
 
 from bestiary.core.errors import BadOption
 from bestiary.core.values import by_fields
-from bestiary.critters.cards import Deck
+from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, ULTIMATE_COLLECTOR, WILD, Deck
 from bestiary.critters.info import INFO, STALL_RESHUFFLES
 
 
@@ -29,13 +29,27 @@ class Table:
     memo: dict[Any, Any] = field(init=False, compare=False, repr=False)
     kinds: tuple[str, ...] = field(init=False, compare=False)
     card_order: tuple[str, ...] = field(init=False, compare=False)
+    # Each card's place in card_order (kinds first, in the deck's order): legal-move generation
+    # counts a hand in a list by these places rather than in a dict by name.
+    card_at: dict[str, int] = field(init=False, compare=False, repr=False)
+    wild_at: int = field(init=False, compare=False, repr=False)
+    hop_over_at: int = field(init=False, compare=False, repr=False)
+    game_changer_at: int = field(init=False, compare=False, repr=False)
+    ultimate_collector_at: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seat", {name: i for i, name in enumerate(self.players)})
         # Per-game lists of ready-made actions (legal-action generation reuses them).
         object.__setattr__(self, "memo", {})
         object.__setattr__(self, "kinds", self.deck.kinds)
-        object.__setattr__(self, "card_order", tuple(card for card, _ in self.deck.counts))
+        order = tuple(card for card, _ in self.deck.counts)
+        object.__setattr__(self, "card_order", order)
+        at = {card: i for i, card in enumerate(order)}
+        object.__setattr__(self, "card_at", at)
+        object.__setattr__(self, "wild_at", at[WILD])
+        object.__setattr__(self, "hop_over_at", at[HOP_OVER])
+        object.__setattr__(self, "game_changer_at", at[GAME_CHANGER])
+        object.__setattr__(self, "ultimate_collector_at", at[ULTIMATE_COLLECTOR])
 
     def options(self) -> dict[str, Any]:
         """The effective options, as a record header carries them."""

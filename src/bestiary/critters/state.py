@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Final, Self
 
+from bestiary.core.chance import RandomSource, shuffle
 from bestiary.core.errors import IllegalAction
 from bestiary.core.records import Event, Header
 from bestiary.critters.actions import (
@@ -135,7 +136,7 @@ class CrittersState:
         record history: its ``header()`` describes no real deal.
         """
         pool = unseen_cards(view, player)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         table = table_of_view(view)
         hands: list[list[str]] = []
         for p in table.players:
@@ -391,7 +392,7 @@ class CrittersState:
         """Put the Draw Pile in a fresh random order (its order is nobody's knowledge: a search
         that knows every hand still cannot know it, ``bestiary.sim.ceiling``). What the state
         keeps until it changes (views, legal actions) holds no card of the pile: it stays."""
-        rng.shuffle(self._draw)
+        shuffle(rng, self._draw)
 
     # ----------------------------------------------------------------- chance
     def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle:
@@ -405,7 +406,7 @@ class CrittersState:
                 raise IllegalAction("a reshuffle event is due here")
             rng = random.Random(f"critters reshuffle {self._chance_seed}:{self._shuffles}")
         order = self._centre[:]
-        rng.shuffle(order)
+        shuffle(rng, order)
         return Reshuffle(tuple(order))
 
     # ----------------------------------------------------------------- legal actions
@@ -450,7 +451,7 @@ class CrittersState:
             raise IllegalAction("the game is over")
         if isinstance(action, Reshuffle):
             self._check_reshuffle(action)
-            self._reshuffle(action.order)
+            self._reshuffle(action)
             return [action.to_event()]
         if self._chance:
             raise IllegalAction(
@@ -481,13 +482,13 @@ class CrittersState:
         """Random legal play by whoever must act (chance included) until the end or
         ``max_steps``; the number of steps. Legal actions are applied without re-checking."""
         steps = 0
-        choice = rng.choice
+        source = RandomSource(rng)
         while steps < max_steps and self._winners is None:
             if self._chance:
-                self.apply(self.chance_outcome(rng))
+                self._reshuffle(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
-                self._do(choice(self._legal_now(seat)))  # once per position: no memo
+                self._do(source.pick(self._legal_now(seat)))  # once per position: no memo
             steps += 1
         return steps
 
@@ -524,10 +525,11 @@ class CrittersState:
         elif isinstance(action, SayNo):
             self._do_no(action)
         else:
-            self._reshuffle(action.order)
+            self._reshuffle(action)
 
-    def _reshuffle(self, order: Sequence[str]) -> None:
-        self._log.append(Reshuffle(tuple(order)))
+    def _reshuffle(self, action: Reshuffle) -> None:
+        order = action.order
+        self._log.append(action)
         self._shuffles += 1
         self._stale += 1
         self._draw = list(reversed(order))
@@ -576,11 +578,16 @@ class CrittersState:
         starts again). Every move that fills a set calls it, so no move recounts the table."""
         self._stale = 0
 
-    def _check_win(self, *seats: int) -> None:
+    def _check_win(self, p: int, q: int = -1) -> None:
+        """Seat ``p`` (and ``q``, an allowed action card's target) wins with full sets of
+        enough kinds; both at once share the win."""
         goal, size = self._t.sets_to_win, self._t.set_size
-        won = sorted({s for s in seats if kinds_full(self._tabs[s], size) >= goal})
-        if won:
-            self._finish(tuple(won), "won")
+        p_won = kinds_full(self._tabs[p], size) >= goal
+        q_won = q >= 0 and kinds_full(self._tabs[q], size) >= goal
+        if p_won and q_won:
+            self._finish((min(p, q), max(p, q)), "won")
+        elif p_won or q_won:
+            self._finish((p if p_won else q,), "won")
 
     # tableau changes ------------------------------------------------------
     def _arrive(self, seat: int, kind: str, card: str) -> None:

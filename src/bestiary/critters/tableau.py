@@ -49,7 +49,11 @@ def has_full(tableau: Sequence[CardSet], kind: str, size: int) -> bool:
 
 def kinds_full(tableau: Sequence[CardSet], size: int) -> int:
     """How many different kinds the player holds a full set of (what winning counts)."""
-    return len({kind for kind, cards in tableau if len(cards) == size})
+    kinds: list[str] = []  # a few at most: cheaper than a set, checked after every move
+    for kind, cards in tableau:
+        if len(cards) == size and kind not in kinds:
+            kinds.append(kind)
+    return len(kinds)
 
 
 def fills_with_wilds(cards: tuple[str, ...] | None, last: int) -> bool:

@@ -1,0 +1,79 @@
+"""Shuffles and picks that are exactly ``random.Random``'s own, in compiled code.
+
+The stdlib's ``shuffle`` and ``choice`` are interpreted Python around one C call per draw;
+dealing a critters deck that way cost more than a tenth of a random game (docs/benchmarks.md).
+These draw the same numbers in the same order (``getrandbits``, as ``_randbelow`` does), so
+a seed deals the same cards and plays the same moves with either, and the generator is left
+in the same state. Any other generator (a subclass, ``SystemRandom``) is asked itself.
+tests/test_core_chance.py holds them to the running Python's stdlib.
+
+>>> cards = list("abcdef")
+>>> shuffle(random.Random(7), cards)
+>>> stdlib = list("abcdef")
+>>> random.Random(7).shuffle(stdlib)
+>>> cards == stdlib
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class RandomSource:
+    """One generator's draws, its ``getrandbits`` bound once: compiled, a call through the
+    bound method took about 230 instructions (callgrind), by name about 510."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.own = type(rng) is random.Random  # else the generator is asked itself
+        self.bits: Callable[[int], int] = rng.getrandbits
+
+    def below(self, n: int) -> int:
+        """A random int in ``[0, n)``, ``n > 0``: ``Random._randbelow_with_getrandbits``."""
+        k = 0
+        rest = n
+        while rest:  # n.bit_length(), as native arithmetic
+            rest >>= 1
+            k += 1
+        bits = self.bits
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
+
+    def shuffle(self, cards: list[T]) -> None:
+        """``rng.shuffle(cards)``: the same order, the same draws."""
+        if not self.own:
+            self.rng.shuffle(cards)
+            return
+        for i in range(len(cards) - 1, 0, -1):
+            j = self.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+    def pick(self, options: Sequence[T]) -> T:
+        """``rng.choice(options)``: the same option, the same draws."""
+        if not self.own:
+            return self.rng.choice(options)
+        if not options:
+            raise IndexError("Cannot choose from an empty sequence")
+        return options[self.below(len(options))]
+
+
+def below(rng: random.Random, n: int) -> int:
+    """``RandomSource(rng).below(n)``."""
+    return RandomSource(rng).below(n)
+
+
+def shuffle(rng: random.Random, cards: list[T]) -> None:
+    """``rng.shuffle(cards)``, compiled."""
+    RandomSource(rng).shuffle(cards)
+
+
+def pick(rng: random.Random, options: Sequence[T]) -> T:
+    """``rng.choice(options)``, compiled (``RandomSource(rng).pick`` for many picks)."""
+    return RandomSource(rng).pick(options)
