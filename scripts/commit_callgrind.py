@@ -5,7 +5,9 @@ Run under callgrind itself; a throwaway PostgreSQL cluster (not counted) holds t
 process joins as worker 0 of 1, opens ``--tables`` tables, and for each k commits ``--commits``
 groups of k events (spread over the tables, as the writer's thread does: ``Store._write``).
 Its own counters are zeroed before and dumped after each k (``callgrind_control``), so a
-group's instructions are the dump's total over the commits:
+group's instructions are the dump's total over the commits. ``--writer``: each group is queued
+and committed through ``Store.run_writer`` on an event loop (uvloop, as the server runs), as a
+table's moves are: the loop's side and the hand-offs to the writer's thread and back counted too.
 
     PYTHONPATH=.:src valgrind --tool=callgrind --callgrind-out-file=/tmp/cc/callgrind.%p \\
         .venv/bin/python scripts/commit_callgrind.py --ks 1,2,5,10 --commits 200
@@ -14,6 +16,7 @@ group's instructions are the dump's total over the commits:
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import re
 import subprocess
@@ -21,10 +24,11 @@ import time
 from pathlib import Path
 
 import orjson
+import uvloop
 from tests.pg import throwaway_cluster
 
 from bestiary.server.ownership import Cluster
-from bestiary.server.store import Store
+from bestiary.server.store import Store, Write
 
 
 def control(option: str) -> None:
@@ -57,11 +61,24 @@ def table_row(code: str) -> dict[str, object]:
     }  # fmt: skip
 
 
+async def through_writer(store: Store, batches: list[list[Write]]) -> None:
+    """Each batch queued and committed by the store's writer task, one after the other."""
+    writer = asyncio.ensure_future(store.run_writer())
+    for batch in batches:
+        done = asyncio.Event()
+        for kind, row in batch:
+            store._queue(kind, row)
+        store.commit(done.set)
+        await done.wait()
+    writer.cancel()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--ks", default="1,2,5,10", help="moves per group commit")
     parser.add_argument("--commits", type=int, default=200)
     parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--writer", action="store_true", help="through Store.run_writer")
     parser.add_argument("--out", default="/tmp/cc", help="callgrind's --callgrind-out-file dir")
     args = parser.parse_args()
     out = Path(args.out)
@@ -76,19 +93,26 @@ def main() -> None:
             store.write("own", {"code": code, "lobby": {"status": "playing"}, "new": True})
         store.flush()
         seq = dict.fromkeys(codes, 0)
+        loop = uvloop.new_event_loop()  # one for every k (the store's wake event is bound to it)
         turn = 0
         store._write([("event", {"code": codes[0], "seq": 1, "line": line})])  # warm up
         seq[codes[0]] = 1
         for k in [int(k) for k in args.ks.split(",")]:
-            control("-z")
+            batches: list[list[Write]] = []
             for _ in range(args.commits):
-                batch = []
+                batch: list[Write] = []
                 for _ in range(k):
                     code = codes[turn % len(codes)]
                     turn += 1
                     seq[code] += 1
                     batch.append(("event", {"code": code, "seq": seq[code], "line": line}))
-                store._write(batch)
+                batches.append(batch)
+            control("-z")
+            if args.writer:
+                loop.run_until_complete(through_writer(store, batches))
+            else:
+                for batch in batches:
+                    store._write(batch)
             control("-d")
             total = last_total(out)
             print(
@@ -96,6 +120,7 @@ def main() -> None:
                 f"{total / args.commits / k:,.0f} per move",
                 flush=True,
             )
+        loop.close()
         store.close()
         cluster.leave()
 
