@@ -9,8 +9,8 @@ group's instructions are the dump's total over the commits. ``--writer``: each g
 and committed through ``Store.run_writer`` on an event loop (uvloop, as the server runs), as a
 table's moves are: the loop's side and the hand-offs to the writer's thread and back counted too.
 
-    PYTHONPATH=.:src valgrind --tool=callgrind --callgrind-out-file=/tmp/cc/callgrind.%p \\
-        .venv/bin/python scripts/commit_callgrind.py --ks 1,2,5,10 --commits 200
+    PYTHONPATH=. valgrind --tool=callgrind --callgrind-out-file=/tmp/cc/callgrind.%p \\
+        .venv/bin/python scripts/commit_callgrind.py --ks 1,2,5,10 --commits 100
 """
 
 from __future__ import annotations
