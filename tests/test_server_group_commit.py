@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import orjson
-import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -91,6 +90,8 @@ def test_every_line_comes_back_as_it_was_written(
 def test_a_table_another_worker_took_gets_none_of_its_events(
     worker: tuple[Store, Owners], cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import psycopg  # the postgres extra (the cluster fixture says when it is missing)
+
     store, owners = worker
     lost: list[set[str]] = []
     monkeypatch.setattr(owners, "lost", lost.append)
@@ -111,6 +112,8 @@ def test_a_table_another_worker_took_gets_none_of_its_events(
 def test_a_connection_killed_between_groups_fails_the_next_as_the_writer_retries(
     worker: tuple[Store, Owners], cluster: Cluster
 ) -> None:
+    import psycopg
+
     store, _ = worker
     a = len(stored(store, "A"))
     store._write(group("A", a + 1, [{"n": 1}]))  # the writer's connection is open
