@@ -21,6 +21,7 @@ import re
 import statistics
 import subprocess
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 from typing import ClassVar
@@ -45,6 +46,7 @@ class Counted(workers.Workers):
     """Workers each started under callgrind, given the time callgrind's slowdown takes."""
 
     wrap: ClassVar[list[str]] = []
+    nginx_seconds = 300.0  # nginx and the workers it asks are under callgrind
 
     def command(self, k: int) -> list[str]:
         return [*self.wrap, *super().command(k)]
@@ -113,10 +115,18 @@ def group_commits(db: str) -> int:
 
 
 def one_run(
-    db: str, count: int, of: str, tables: int, seconds: float, lease: float, out: Path
-) -> tuple[int, int, int, int, list[Path]]:
-    """Moves, group commits, workers' and nginx's instructions of one counted run, and the
-    workers' dumps."""
+    db: str,
+    count: int,
+    of: str,
+    tables: int,
+    seconds: float,
+    lease: float,
+    out: Path,
+    probe: bool = True,
+) -> tuple[int, int, int, int, int, list[Path]]:
+    """Moves, the idle probe table's pings, group commits, workers' and nginx's instructions
+    of one counted run, and the workers' dumps. ``tables`` 0: no load at all for ``seconds``
+    (what idle workers cost); ``probe`` False: the idle table does not ping."""
     out.mkdir(parents=True)
     Counted.wrap = callgrind(out)
     find_nginx = workers.find_nginx
@@ -134,16 +144,21 @@ def one_run(
         for pid in procs + nginx:
             subprocess.run(["callgrind_control", "-z", str(pid)], capture_output=True, check=True)
         before = group_commits(db)
-        level = _levels(
-            cluster.url, procs, games=[of], table_counts=[tables], seconds=seconds, echo=print,
-            thinkers=0, movers=0,
-        )[0]  # fmt: skip
+        pings = moves = 0
+        if tables:
+            level = _levels(
+                cluster.url, procs, games=[of], table_counts=[tables], seconds=seconds,
+                echo=print, thinkers=0, movers=0, probe=probe,
+            )[0]  # fmt: skip
+            moves, pings = level.moves, len(level.probe)
+        else:
+            time.sleep(seconds)
         commits = group_commits(db) - before
         served = sum(instructions(pid, out) for pid in procs)
         routed = sum(instructions(pid, out) for pid in nginx)
     finally:
         cluster.stop()
-    return level.moves, commits, served, routed, [out / f"callgrind.{pid}.1" for pid in procs]
+    return moves, pings, commits, served, routed, [out / f"callgrind.{pid}.1" for pid in procs]
 
 
 def main() -> None:
@@ -154,6 +169,12 @@ def main() -> None:
     parser.add_argument("--of", default="critters")
     parser.add_argument("--workers", default="1,2", help="worker counts to compare")
     parser.add_argument("--lease", type=float, default=30.0, help="seconds (callgrind is slow)")
+    parser.add_argument(
+        "--no-probe",
+        dest="probe",
+        action="store_false",
+        help="the idle table does not ping (its pings come as fast as the workers answer)",
+    )
     parser.add_argument("--out", default="", help="where the dumps stay (default: a temp dir)")
     args = parser.parse_args()
     out = Path(args.out or tempfile.mkdtemp(prefix="workers-callgrind-"))
@@ -166,14 +187,17 @@ def main() -> None:
                 db = pg.database(f"counted_{round_}_{count}")
                 Store(db).close()
                 here = out / f"round{round_ + 1}-{count}w"
-                moves, commits, served, routed, dumps = one_run(
-                    db, count, args.of, args.tables, args.seconds, args.lease, here
+                moves, pings, commits, served, routed, dumps = one_run(
+                    db, count, args.of, args.tables, args.seconds, args.lease, here, args.probe
                 )
+                # idle (no tables): per second of each worker, since no move shares the cost
+                per = moves or count * args.seconds
+                unit = "move" if moves else "worker-second"
                 print(
-                    f"round {round_ + 1}, {count} worker(s): {moves:,} moves, "
-                    f"{served / moves:,.0f} worker instructions per move, "
-                    f"{routed / moves:,.0f} nginx's, {moves / commits:.1f} moves per group commit "
-                    f"({commits:,}); dumps in {here}",
+                    f"round {round_ + 1}, {count} worker(s): {moves:,} moves, {pings:,} pings, "
+                    f"{served / per:,.0f} worker instructions per {unit}, "
+                    f"{routed / per:,.0f} nginx's, {moves / max(commits, 1):.1f} moves per group "
+                    f"commit ({commits:,}); dumps in {here}",
                     flush=True,
                 )
                 for dump in dumps:
@@ -182,12 +206,15 @@ def main() -> None:
                         *functions.items(),
                         *((f"[{o}]", c) for o, c in objects.items()),
                     ]:
-                        own.setdefault(count, Counter())[name] += cost / moves / args.rounds
+                        own.setdefault(count, Counter())[name] += cost / per / args.rounds
                 per_move.setdefault(count, []).append(
-                    (served / moves, routed / moves, moves / commits)
+                    (served / per, routed / per, moves / max(commits, 1))
                 )
                 print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
-    print("medians: workers, worker instructions per move, nginx's, moves per group commit")
+    print(
+        "medians: workers, worker instructions per move (idle: per worker-second), nginx's, "
+        "moves per group commit"
+    )
     for count, runs in sorted(per_move.items()):
         print(
             f"{count} {statistics.median(r[0] for r in runs):14,.0f} "
@@ -196,7 +223,10 @@ def main() -> None:
         )
 
     counts = sorted(own)
-    print("the workers' own instructions per move, by shared object and function (mean of rounds):")
+    print(
+        "the workers' own instructions per move (or worker-second), by shared object and "
+        "function (mean of rounds):"
+    )
     print(" ".join(f"{count:>11}w" for count in counts))
     for name, _ in (own[counts[0]] + own[counts[-1]]).most_common(30):
         print(" ".join(f"{own[count][name]:12,.0f}" for count in counts), name)

@@ -349,11 +349,14 @@ async def _run_level(
     pids: list[int],
     thinkers: int = 0,
     movers: int = 0,
+    probe: bool = True,
 ) -> Level:
     """Open T tables (not timed), then play for ``seconds`` and count what the clients saw.
 
-    Meanwhile an idle probe table pings the server (its loop latency), and ``thinkers``
-    tables of searching bots play, off the count. ``movers``: see ``run_server_bench``.
+    Meanwhile an idle probe table pings the server (its loop latency; ``probe`` False: it only
+    sits there, as a count of instructions per move wants: its pings come as fast as the server
+    answers, so their cost per move follows the server's speed), and ``thinkers`` tables of
+    searching bots play, off the count. ``movers``: see ``run_server_bench``.
     """
     level = Level(game, tables)
     rng = random.Random(tables)
@@ -377,9 +380,10 @@ async def _run_level(
             )
             for t in opened
         ]
-        loops.append(
-            asyncio.ensure_future(_probe(probe_sockets, probe_tokens[0], level, go, clock))
-        )
+        if probe:
+            loops.append(
+                asyncio.ensure_future(_probe(probe_sockets, probe_tokens[0], level, go, clock))
+            )
         loops += [
             asyncio.ensure_future(_thinking_table(http, ws_base, rng, go, clock))
             for _ in range(thinkers)
@@ -390,6 +394,9 @@ async def _run_level(
         clock[0] = start + seconds
         go.set()
         await asyncio.gather(*loops)
+        if not probe:
+            for sock in probe_sockets:
+                await sock.close()
     level.seconds = time.monotonic() - start
     level.server_cpu = sum(_cpu_seconds(pid) for pid in pids) - cpu_before
     level.client_cpu = time.process_time() - own_before
@@ -507,12 +514,13 @@ def _levels(
     echo: Any,
     thinkers: int,
     movers: int,
+    probe: bool = True,
 ) -> list[Level]:
     echo(HEADER)
     levels = []
     for game in games:
         for tables in table_counts:
-            level = _run(_run_level(base, game, tables, seconds, pids, thinkers, movers))
+            level = _run(_run_level(base, game, tables, seconds, pids, thinkers, movers, probe))
             echo(level.row())
             levels.append(level)
     return levels

@@ -104,13 +104,17 @@ OWN = text(
 )
 # A group of moves: the fence and the insert in one statement (its own transaction, so one
 # round trip). The owners rows are locked (FOR SHARE) until it commits, as CHECK locks them.
-FENCED_EVENTS = """WITH mine AS (
-    SELECT code FROM owners WHERE code = ANY(%s) AND worker = %s AND incarnation = %s
+# The events come as one JSON array of [code, seq, line] (made by orjson, in C): arrays of
+# text were dumped by psycopg in Python, element by element, a regular expression on each line.
+FENCED_EVENTS = """WITH v AS (
+    SELECT e->>0 AS code, (e->>1)::int AS seq, e->>2 AS line
+    FROM json_array_elements(%s::json) AS e),
+mine AS (
+    SELECT code FROM owners
+    WHERE code IN (SELECT code FROM v) AND worker = %s AND incarnation = %s
     FOR SHARE)
 INSERT INTO events (code, seq, line)
-SELECT v.code, v.seq, v.line
-FROM unnest(%s::varchar[], %s::int[], %s::text[]) AS v(code, seq, line)
-JOIN mine ON mine.code = v.code"""
+SELECT v.code, v.seq, v.line FROM v JOIN mine ON mine.code = v.code"""
 OWNED = "SELECT code FROM owners WHERE code = ANY(%s) AND worker = %s AND incarnation = %s"
 RELEASE = text("DELETE FROM owners WHERE code = :code AND worker = :me AND incarnation = :inc")
 HAND = text(
@@ -305,15 +309,14 @@ class Cluster:
         else:
             raise ValueError(f"the store has no write of kind {kind!r}")
 
-    def insert_events(self, conn: Any, events: list[tuple[str, int, str]]) -> set[str]:
-        codes = sorted({code for code, _, _ in events})
-        me = (codes, self.index, self.incarnation)
-        columns = ([e[0] for e in events], [e[1] for e in events], [e[2] for e in events])
-        inserted = conn.exec_driver_sql(FENCED_EVENTS, (*me, *columns)).rowcount
-        if inserted == len(events):
+    def insert_events(self, cursor: Any, events: list[tuple[str, int, str]]) -> set[str]:
+        me = (self.index, self.incarnation)
+        cursor.execute(FENCED_EVENTS, (orjson.dumps(events).decode(), *me))
+        if cursor.rowcount == len(events):
             return set()
-        owned = {row[0] for row in conn.exec_driver_sql(OWNED, me)}
-        return set(codes) - owned
+        codes = sorted({code for code, _, _ in events})
+        cursor.execute(OWNED, (codes, *me))
+        return set(codes) - {row[0] for row in cursor.fetchall()}
 
     def _notify(self, conn: Any, code: str, lobby: dict[str, Any]) -> None:
         payload = orjson.dumps({"w": self.index, "code": code, "info": lobby}).decode()

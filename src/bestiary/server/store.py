@@ -46,7 +46,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
 log = logging.getLogger("bestiary.server")
 
@@ -206,10 +206,10 @@ class Owners(Protocol):
     def write(self, conn: Any, kind: str, row: dict[str, Any]) -> None:
         """A write of the owners' own (claim, release, hand-off), in its place in the batch."""
 
-    def insert_events(self, conn: Any, events: list[tuple[str, int, str]]) -> set[str]:
-        """On an autocommit connection: insert the events of the tables this process owns and
-        lock their rows, in one statement that is its own transaction; returns the tables it
-        does not own (none of their events inserted)."""
+    def insert_events(self, cursor: Any, events: list[tuple[str, int, str]]) -> set[str]:
+        """With a cursor of the driver's own on an autocommit connection: insert the events of
+        the tables this process owns and lock their rows, in one statement that is its own
+        transaction; returns the tables it does not own (none of their events inserted)."""
 
     def lost(self, codes: set[str]) -> None:
         """Called from the writer's thread: these tables are another process's now."""
@@ -266,6 +266,7 @@ class Store:
         # the writer's own connection for batches of events only (one statement, autocommit):
         # kept open, so no pool checkout and no liveness ping per commit
         self._events_conn: Any = None
+        self._events_cursor: Any = None  # the driver's own, on that connection
 
     # -- writes (queued, then committed in groups) ----------------------------------------
 
@@ -440,21 +441,26 @@ class Store:
                 self._insert(conn, events)
 
     def _write_events(self, owners: Owners, events: list[tuple[str, int, str]]) -> None:
-        """Moves only (the usual group): one fenced statement, committed as it runs."""
+        """Moves only (the usual group): one fenced statement, committed as it runs, by the
+        driver itself (SQLAlchemy's work per statement was most of a small group's cost)."""
+        errors = self.engine.dialect.loaded_dbapi.Error
         try:
             if self._events_conn is None:
-                self._events_conn = self.engine.connect().execution_options(
-                    isolation_level="AUTOCOMMIT"
-                )
-            lost = owners.insert_events(self._events_conn, events)
-        except (SQLAlchemyError, OSError):
+                conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+                self._events_conn, driver = conn, conn.connection.driver_connection
+                assert driver is not None  # a connection just opened
+                self._events_cursor = driver.cursor()
+            lost = owners.insert_events(self._events_cursor, events)
+        except (SQLAlchemyError, OSError, errors) as exc:
             self._drop_events_conn()  # a broken connection is opened afresh at the retry
+            if isinstance(exc, errors):  # as SQLAlchemy would say it: the writer retries those
+                raise DBAPIError("a group of events", None, exc) from exc
             raise
         if lost:
             owners.lost(lost)
 
     def _drop_events_conn(self) -> None:
-        conn, self._events_conn = self._events_conn, None
+        conn, self._events_conn, self._events_cursor = self._events_conn, None, None
         if conn is not None:
             try:
                 conn.invalidate()

@@ -52,6 +52,8 @@ def nginx_config(site: str, root: Path) -> str:
 class Workers:
     """N ``bestiary serve --worker K`` processes and nginx in front of them."""
 
+    nginx_seconds = 10.0  # for nginx to answer a first request through it
+
     def __init__(
         self,
         db: str,
@@ -125,7 +127,7 @@ class Workers:
              "-g", "daemon off;"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )  # fmt: skip
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + self.nginx_seconds
         while True:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"http://127.0.0.1:{self.port}/api/games", timeout=1).is_success:
