@@ -41,6 +41,7 @@ COMPILED = sorted(
         "bestiary/search/ismcts.py",
         *(f"bestiary/bots/{m}.py" for m in ("critters", "critters_search", "wild", "wild_view")),
         "bestiary/bots/wild_exploiters.py",
+        "bestiary/adapters/batch.py",
         "bestiary/adapters/critters_encoding.py",
         "bestiary/adapters/wild_encoding.py",
         "bestiary/adapters/vector.py",
