@@ -44,6 +44,7 @@ COMPILED = sorted(
         "bestiary/adapters/batch.py",
         "bestiary/adapters/critters_encoding.py",
         "bestiary/adapters/wild_encoding.py",
+        "bestiary/adapters/ticks.py",
         "bestiary/adapters/vector.py",
     ]
 )
