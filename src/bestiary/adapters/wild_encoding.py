@@ -229,41 +229,38 @@ class WildEncoding:
         out = [0] * self.obs_size
         n, per_seat, players = self.n, self._per_seat, self.players
         i = self.seat[player]
-        for card in state.hand(player):
-            out[_INDEX[card]] += 1
-        offer = state.offer(player)
-        if offer is not None:
-            out[5 + _INDEX[offer[0]]] = 1
-            out[10 + _INDEX[offer[1]]] = 1
+        for card in state.held_at(i):  # cards as indices in CREATURES, the encoding's order
+            out[card] += 1
+        card, call = state.offer_at(i)
+        if card >= 0:
+            out[5 + card] = 1
+            out[10 + call] = 1
         base = 15  # seat k's block (k places after the player) starts at base + k * per_seat
         up_at = base + n * per_seat
-        seat = self.seat
-        for creature, owner, up in state.watering_hole():
+        for creature, owner, up in state.hole_at():
             if up:
-                out[up_at + _INDEX[creature]] += 1
+                out[up_at + creature] += 1
             else:
-                out[base + (seat[owner] - i) % n * per_seat + 13] += 1
-        for asker, asked in state.asks():
-            if asker == player:
-                out[base + (seat[asked] - i) % n * per_seat + 15] = 1
-            if asked == player:
-                out[base + (seat[asker] - i) % n * per_seat + 16] = 1
+                out[base + (owner - i) % n * per_seat + 13] += 1
+        asked_by_me = state.asks_at(i)
         scores = state.scores()
         for k in range(n):
-            p = players[(i + k) % n]
+            seat = (i + k) % n
             at = base + k * per_seat
-            call = state.offer_call(p)
-            if call is not None:
-                out[at + _INDEX[call]] = 1
-            out[at + 5] = state.hand_size(p)
-            out[at + 6] = state.pack_size(p)
+            call = state.offer_at(seat)[1]
+            if call >= 0:
+                out[at + call] = 1
+            out[at + 5] = state.hand_size_at(seat)
+            out[at + 6] = state.pack_size_at(seat)
             foreign = 0
-            for creature, owner in state.den(p):
-                out[at + 7 + _INDEX[creature]] += 1
-                if owner != p:
+            for creature, owner in state.den_at(seat):
+                out[at + 7 + creature] += 1
+                if owner != seat:
                     foreign += 1
             out[at + 12] = foreign
-            out[at + 14] = scores[p]
+            out[at + 14] = scores[players[seat]]
+            out[at + 15] = (asked_by_me >> seat) & 1
+            out[at + 16] = (state.asks_at(seat) >> i) & 1
         out[up_at + 6] = int(state.is_over)
         objective = state.objective(player)
         if self.objectives and objective is not None:
