@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from bestiary.adapters.tick_order import OrderedRandom
 from bestiary.core.agent import Agent
 from bestiary.core.driver import Match, Pace
+from bestiary.core.values import by_arguments
 from bestiary.wild import GAME, WildAction, WildState
 
 LEARNERS = Pace(learner_every_tick=True)
@@ -133,3 +134,8 @@ class TickedWild:
             skipped=dict(done.skipped),
             nightfall=self.state.ending() == "nightfall",
         )
+
+
+# Copied and pickled through __init__ with its driver (bestiary.core.values: a compiled class
+# needs it; OpenSpiel serializes states).
+by_arguments(TickedWild, lambda t: (t.state, t.quiet_setting, None, 0, t.match))
