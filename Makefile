@@ -77,9 +77,11 @@ proxy:
 
 # The whole suite on the compiled core (BESTIARY_EXPECT_CORE: a test fails if a module the
 # build compiled would be imported pure), then the rules tests (replays, properties, the
-# differential ones, compiled against pure) and the doctests on the pure source tree.
+# differential ones, compiled against pure), the vector env's (its recorded trajectories) and the
+# doctests on the pure source tree.
 RULES_TESTS := tests/test_critters_*.py tests/test_wild_*.py tests/test_core_*.py \
-	tests/test_redaction.py src/bestiary
+	tests/test_redaction.py tests/test_adapters_vector.py tests/test_adapters_trajectories.py \
+	src/bestiary
 pytest: $(STAMP) browser terminal postgres proxy
 	@$(MAKE) --no-print-directory BESTIARY_CORE=compiled $(CORE_STAMP)
 	BESTIARY_EXPECT_CORE=compiled PYTHONPATH=$(CORE) $(BIN)/pytest tests

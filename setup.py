@@ -44,8 +44,10 @@ COMPILED = sorted(
         "bestiary/search/ismcts.py",
         *(f"bestiary/bots/{m}.py" for m in ("critters", "critters_search", "wild", "wild_view")),
         "bestiary/bots/wild_exploiters.py",
+        "bestiary/adapters/batch.py",
         "bestiary/adapters/critters_encoding.py",
         "bestiary/adapters/wild_encoding.py",
+        "bestiary/adapters/ticks.py",
         "bestiary/adapters/vector.py",
         "bestiary/server/wire.py",  # each seat's state message, on every move
     ]

@@ -52,17 +52,22 @@ def floor_per_step(venv: Any, steps: int) -> float:
     for _ in range(steps):
         for i, env in enumerate(venv.envs):
             if env.game == "critters":
-                state = env.game_state
-                if state.is_over or env._moves >= venv.max_moves:
+                state = venv._states[i]
+                if state.is_over or venv._moves[i] >= venv.max_moves:
                     venv._reset(i, None, None)  # a new deal, opponents up to the learner
                     continue
                 state.play_legal(rng.choice(state.legal_actions(learner)))
                 _settle(state, venv._rngs[i])
-                env._moves = _play_opponents(
-                    state, learner, env._opponents, venv._rngs[i], env._moves + 1, venv.max_moves
+                venv._moves[i] = _play_opponents(
+                    state,
+                    learner,
+                    venv._opponents[i],
+                    venv._rngs[i],
+                    venv._moves[i] + 1,
+                    venv.max_moves,
                 )
             else:
-                table = env.table
+                table = venv._tables[i]
                 if table.state.is_over or table.ticks >= venv.max_ticks:
                     env.reset()
                     continue

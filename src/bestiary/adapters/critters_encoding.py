@@ -36,6 +36,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from bestiary.adapters.batch import write_nonzero
 from bestiary.core.values import by_arguments
 from bestiary.critters.actions import (
     Allow,
@@ -271,6 +272,15 @@ class CrittersEncoding:
             self.offsets[name] = at
             at += width
         self.obs_size = at
+        # Where ``counts`` writes (attributes: a dict lookup per entry costs more than it does).
+        self._seat_at = [self.offsets[f"seat{j}.hand_size"] for j in range(self.n)]
+        self._draw_at = self.offsets["draw_pile"]
+        self._centre_at = self.offsets["centre_pile"]
+        self._turn_at = self.offsets["turn"]
+        self._awaiting_at = self.offsets["awaiting"]
+        self._pending_at = self.offsets["pending"]
+        self._pending_kind_at = self.offsets["pending_kind"]
+        self._quiet_at = self.offsets["quiet_turns"]
         self._seat_offsets = [
             tuple(
                 self.offsets[f"seat{j}.{name}"]
@@ -347,43 +357,68 @@ class CrittersEncoding:
                 out[wild_at + kind] += wilds
         out[kinds_at] = len(full_kinds)
 
-    def observe_state(self, state: CrittersState, player: str, out: MutableSequence[float]) -> None:
-        """Write ``observe(state.view(player))`` into ``out`` (zeroed), read from the state.
+    def counts(self, state: CrittersState, player: str) -> list[int]:
+        """``observe(state.view(player))`` as whole numbers (every entry is a count or a flag),
+        read from the state: the read-outs the view is made of (the player's own hand, the
+        public table), without building the JSON-shaped view.
 
-        The vector env's fast path (``out`` a row of its batch array, as a memoryview): the
-        read-outs the view is made of (the player's own hand, the public table), without
-        building the JSON-shaped view. Tested equal to ``observe`` on random games
-        (``tests/test_adapters_vector.py``).
+        The vector env's fast path (``batch.write_nonzero`` puts it in its batch row). Tested
+        equal to ``observe`` on random games (``tests/test_adapters_vector.py``).
         """
-        off = self.offsets
+        out = [0] * self.obs_size
         ci, ki = self.card_index, self.kind_index
-        n, size = self.n, self.s
+        n, size, k = self.n, self.s, self.k
         me = self.seat[player]
         for card in state.hand_at(me):
             out[ci[card]] += 1
-        for j, (size_at, crit_at, wild_at, full_at, full_wild_at, kinds_at) in enumerate(
-            self._seat_offsets
-        ):
+        for j in range(n):
             seat = (me + j) % n
-            out[size_at] = len(state.hand_at(seat))
-            sets = [(kind, cards, len(cards) == size) for kind, cards in state.tableau_at(seat)]
-            self._count_sets(out, sets, crit_at, wild_at, full_at, full_wild_at, kinds_at)
-        out[off["draw_pile"]] = state.draw_pile_size
-        centre = off["centre_pile"]
+            at = self._seat_at[j]  # hand size, then critters, wilds, full, full with wild: k each
+            out[at] = len(state.hand_at(seat))
+            full_kinds = 0  # a bit per kind
+            for kind_name, cards in state.tableau_at(seat):
+                kind = ki[kind_name]
+                wilds = 0
+                for card in cards:
+                    if card == WILD:
+                        wilds += 1
+                if len(cards) == size:
+                    full_kinds |= 1 << kind
+                    out[at + 1 + 2 * k + kind] += 1
+                    if wilds:
+                        out[at + 1 + 3 * k + kind] += 1
+                else:
+                    out[at + 1 + kind] += len(cards) - wilds
+                    out[at + 1 + k + kind] += wilds
+            distinct = 0
+            while full_kinds:
+                distinct += full_kinds & 1
+                full_kinds >>= 1
+            out[at + 1 + 4 * k] = distinct
+        out[self._draw_at] = state.draw_pile_size
+        centre = self._centre_at
         for card in state.centre_pile:
             out[centre + ci[card]] += 1
-        for key, who in (("turn", state.turn), ("awaiting", state.awaiting)):
-            if who is not None:
-                out[off[key] + (self.seat[who] - me) % n] = 1
+        turn, awaiting = state.turn, state.awaiting
+        if turn is not None:
+            out[self._turn_at + (self.seat[turn] - me) % n] = 1
+        if awaiting is not None:
+            out[self._awaiting_at + (self.seat[awaiting] - me) % n] = 1
         pending = state.pending
         if pending is not None:
-            out[off["pending"] + _PENDING_INDEX[type(pending)]] = 1
+            out[self._pending_at + _PENDING_INDEX[type(pending)]] = 1
             assert isinstance(pending, HopOver | GameChanger | UltimateCollector)
             taken = pending.take_kind if isinstance(pending, GameChanger) else pending.kind
-            out[off["pending_kind"] + ki[taken]] = 1
-        out[off["quiet_turns"]] = state.quiet_turns
-        out[off["began_with_empty_draw_pile"]] = float(state.began_with_empty_draw_pile)
-        out[off["over"]] = float(state.is_over)
+            out[self._pending_kind_at + ki[taken]] = 1
+        tail = self._quiet_at  # quiet turns, began with an empty Draw Pile, over
+        out[tail] = state.quiet_turns
+        out[tail + 1] = int(state.began_with_empty_draw_pile)
+        out[tail + 2] = int(state.is_over)
+        return out
+
+    def observe_state(self, state: CrittersState, player: str, out: MutableSequence[float]) -> None:
+        """Write ``observe(state.view(player))`` into ``out`` (zeroed): ``counts``' entries."""
+        write_nonzero(out, self.counts(state, player))
 
     def observation_high(self, deck_size: int) -> FloatArray:
         """Upper bounds of the observation entries for a deck of ``deck_size`` cards."""

@@ -12,19 +12,18 @@ tick's length in seconds so that Nightfall falls after that many ticks without a
 (default: the Pace's 0.35 s ticks, so 343 ticks at the default 120 s).
 
 OpenSpiel makes the tick's order an explicit chance outcome: ``play_tick`` then names the order
-and the Match's shuffle follows it (``_OrderedRandom``).
+and the Match's shuffle follows it (``tick_order.OrderedRandom``).
 """
 
 from __future__ import annotations
 
-import copy
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from bestiary.adapters.tick_order import OrderedRandom
 from bestiary.core.agent import Agent
 from bestiary.core.driver import Match, Pace
+from bestiary.core.values import by_arguments
 from bestiary.wild import GAME, WildAction, WildState
 
 LEARNERS = Pace(learner_every_tick=True)
@@ -46,20 +45,6 @@ def _quiet_seconds(state: WildState) -> float:
     return float(GAME.info.option(QUIET_OPTION).default if seconds is None else seconds)
 
 
-class _OrderedRandom(random.Random):
-    """The Match's RNG; its next shuffle may be told the order (OpenSpiel's chance outcome)."""
-
-    order: list[str] | None = None
-
-    def shuffle(self, x: Any) -> None:
-        if self.order is None:
-            super().shuffle(x)
-            return
-        rank = {p: i for i, p in enumerate(self.order)}
-        x[:] = sorted(x, key=lambda p: rank.get(p, len(rank)))
-        self.order = None
-
-
 @dataclass
 class TickReport:
     """What one tick did: the outside actions applied, and why the skipped ones were skipped."""
@@ -78,16 +63,28 @@ class TickedWild:
         quiet_ticks: int | None = None,
         agents: Mapping[str, Agent] | None = None,
         seed: int = 0,
+        match: Match | None = None,
     ) -> None:
+        """``match``: a copy's driver (``clone``), already holding ``state`` and its RNG."""
+        self.quiet_setting = quiet_ticks
         self.pace = pace_for(state, quiet_ticks)
-        self.match = Match(GAME, state, agents, seed=seed, pace=self.pace)
-        self._rng = _OrderedRandom(seed)
-        self.match.rng = self._rng
+        if match is None:
+            match = Match(GAME, state, agents, seed=seed, pace=self.pace)
+            match.rng = OrderedRandom(seed)
+        rng = match.rng
+        assert isinstance(rng, OrderedRandom)
+        self.match = match
+        self._rng = rng
         self.quiet_ticks = self.pace.ticks(_quiet_seconds(state))
 
     @property
     def state(self) -> WildState:
-        state: WildState = self.match.state  # type: ignore[assignment]
+        return self.state_of(self.match)
+
+    @staticmethod
+    def state_of(match: Match) -> WildState:
+        state = match.state
+        assert isinstance(state, WildState)
         return state
 
     @property
@@ -107,13 +104,11 @@ class TickedWild:
 
     def clone(self) -> TickedWild:
         """An independent copy (OpenSpiel clones states): the game, the clock and the RNG."""
-        other = copy.copy(self)
         match = self.match.copy(self.match.state.clone())
-        other._rng = _OrderedRandom()
-        other._rng.setstate(self._rng.getstate())
-        match.rng = other._rng
-        other.match = match
-        return other
+        rng = OrderedRandom()
+        rng.setstate(self._rng.getstate())
+        match.rng = rng
+        return TickedWild(self.state_of(match), self.quiet_setting, match=match)
 
     def play_tick(
         self, chosen: Sequence[WildAction | None], order: Sequence[int] | None = None
@@ -139,3 +134,8 @@ class TickedWild:
             skipped=dict(done.skipped),
             nightfall=self.state.ending() == "nightfall",
         )
+
+
+# Copied and pickled through __init__ with its driver (bestiary.core.values: a compiled class
+# needs it; OpenSpiel serializes states).
+by_arguments(TickedWild, lambda t: (t.state, t.quiet_setting, None, 0, t.match))

@@ -47,8 +47,10 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from bestiary.adapters.batch import write_nonzero
 from bestiary.adapters.critters_encoding import CrittersEncoding
 from bestiary.adapters.gym_envs import CrittersEnv, Opponents, WildEnv
+from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.core.agent import Agent
 from bestiary.core.driver import BotFault
@@ -88,6 +90,17 @@ def _count(num_envs: Any) -> int:
     return num_envs
 
 
+T = TypeVar("T")
+
+
+def _place(items: list[T], i: int, item: T) -> None:
+    """``items[i] = item``, appending at the first reset (games reset in order)."""
+    if i < len(items):
+        items[i] = item
+    else:
+        items.append(item)
+
+
 # Type parameters, not attributes redeclared narrower in each game's env: a compiled (mypyc)
 # class keeps one type per attribute.
 EnvT = TypeVar("EnvT", bound="CrittersEnv | WildEnv")
@@ -95,7 +108,12 @@ EncodingT = TypeVar("EncodingT", bound="CrittersEncoding | WildEncoding")
 
 
 class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[EnvT, EncodingT]):
-    """What both vector envs share: the games, the batch buffers, seeding and autoreset."""
+    """What both vector envs share: the games, the batch buffers, seeding and autoreset.
+
+    Per game, what a step decides (reward, ended, ...) is kept in Python lists and becomes a
+    batch array once per step: an item write into a NumPy array costs a few hundred
+    instructions, into a list a few.
+    """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
@@ -117,11 +135,13 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[E
         enc = self.encoding
         self._obs = np.zeros((n, enc.obs_size), dtype=np.float32)
         self._mask = np.zeros((n, enc.size), dtype=np.int8)
-        self._rewards = np.zeros(n, dtype=np.float64)
-        self._terminated = np.zeros(n, dtype=np.bool_)
-        self._truncated = np.zeros(n, dtype=np.bool_)
-        self._ended = np.zeros(n, dtype=np.bool_)
+        self._rewards = [0.0] * n
+        self._terminated = [False] * n
+        self._truncated = [False] * n
+        self._ended = [False] * n
+        self._flags = [0] * n  # the game's own info flag of the step (``_flag_key``)
         self._winners = np.zeros((n, len(self.players)), dtype=np.int8)
+        self._won = False  # some row of _winners is set
         self._all = np.ones(n, dtype=np.bool_)
         # Rows as memoryviews: item writes on them cost a fraction of NumPy's.
         self._obs_rows = [cast(MutableSequence[float], row.data) for row in self._obs]
@@ -155,35 +175,37 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[E
                 "partial resets (options['reset_mask']) are not supported: games reset "
                 "themselves the step after they end"
             )
-        self._terminated[:] = False
-        self._truncated[:] = False
-        self._ended[:] = False
         self._winners[:] = 0
-        self._extra_reset()
+        self._won = False
         for i in range(n):
+            self._terminated[i] = self._truncated[i] = self._ended[i] = False
+            self._flags[i] = 0
             self._reset(i, seeds[i], options)
         return self._observations(), self._infos()
 
     def step(
         self, actions: Any
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        ids = np.asarray(actions).reshape(self.num_envs).tolist()
-        self._winners[:] = 0
-        self._extra_reset()
-        for i, a in enumerate(ids):
-            if self._ended[i]:  # NEXT_STEP autoreset: this step only resets the game
+        ids: list[int] = np.asarray(actions).reshape(self.num_envs).tolist()
+        if self._won:
+            self._winners[:] = 0
+            self._won = False
+        ended = self._ended
+        for i in range(self.num_envs):
+            self._flags[i] = 0
+            self._rewards[i] = 0.0
+            self._terminated[i] = self._truncated[i] = False
+            if ended[i]:  # NEXT_STEP autoreset: this step only resets the game
                 self._reset(i, None, None)
-                self._rewards[i] = 0.0
-                self._terminated[i] = self._truncated[i] = self._ended[i] = False
+                ended[i] = False
                 continue
-            self._step(i, a)
-            self._ended[i] = self._terminated[i] or self._truncated[i]
-        rewards = self._rewards.copy()
+            self._step(i, ids[i])
+            ended[i] = self._terminated[i] or self._truncated[i]
         return (
             self._observations(),
-            rewards,
-            self._terminated.copy(),
-            self._truncated.copy(),
+            np.array(self._rewards, dtype=np.float64),
+            np.array(self._terminated, dtype=np.bool_),
+            np.array(self._truncated, dtype=np.bool_),
             self._infos(),
         )
 
@@ -193,14 +215,16 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[E
         return {"observation": self._obs, "action_mask": self._mask}
 
     def _infos(self) -> dict[str, Any]:
-        infos = {"winners": self._winners.copy(), "_winners": self._all.copy()}
-        for key, value in self._extra_infos().items():
-            infos[key] = value.copy()
-            infos[f"_{key}"] = self._all.copy()
-        return infos
+        key = self._flag_key()
+        return {
+            "winners": self._winners.copy(),
+            "_winners": self._all.copy(),
+            key: np.array(self._flags, dtype=self._flag_dtype()),
+            f"_{key}": self._all.copy(),
+        }
 
     def _obs_row(self, i: int) -> MutableSequence[float]:
-        """Game i's observation row, zeroed for ``observe_state`` to fill."""
+        """Game i's observation row, zeroed for the encoding to fill."""
         row = self._obs_rows[i]
         row[:] = self._no_obs  # a memoryview row takes a buffer
         return row
@@ -215,6 +239,7 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[E
         """Game i's last observation: the winners' bits, and the all-ones mask."""
         if winners:
             self._winners[i] = [p in winners for p in self.players]
+            self._won = True
         self._mask_rows[i][:] = self._every_id
 
     # per game
@@ -224,10 +249,11 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[E
     def _step(self, i: int, action_id: int) -> None:
         raise NotImplementedError
 
-    def _extra_reset(self) -> None:
+    def _flag_key(self) -> str:
+        """The info key of the game's own flag (critters ``illegal_action``, wild ``skipped``)."""
         raise NotImplementedError
 
-    def _extra_infos(self) -> dict[str, np.ndarray]:
+    def _flag_dtype(self) -> type:
         raise NotImplementedError
 
 
@@ -241,26 +267,33 @@ class CrittersVectorEnv(_Games[CrittersEnv, CrittersEncoding]):
         self._setup(envs, envs[0].encoding, copy)
         self.illegal_reward = envs[0].illegal_reward
         self.max_moves = envs[0].max_moves
-        n = self.num_envs
+        # Each game's state, opponents, moves so far and table RNG (reshuffles), held here:
+        # the single env's are Python attributes behind properties.
+        self._states: list[CrittersState] = []
+        self._opponents: list[Mapping[str, Agent]] = [{} for _ in envs]
+        self._moves = [0] * self.num_envs
         self._legal: list[dict[int, Any]] = [{} for _ in envs]
-        self._rngs = [random.Random(0) for _ in envs]  # each table's RNG (reshuffles)
+        self._rngs = [random.Random(0) for _ in envs]
         self._ids: dict[int, tuple[Any, int]] = {}  # id(action) -> (action, its id)
-        self._illegal = np.zeros(n, dtype=np.bool_)
 
-    def _extra_reset(self) -> None:
-        self._illegal[:] = False
+    def _flag_key(self) -> str:
+        return "illegal_action"
 
-    def _extra_infos(self) -> dict[str, np.ndarray]:
-        return {"illegal_action": self._illegal}
+    def _flag_dtype(self) -> type:
+        return np.bool_
 
     def _reset(self, i: int, seed: int | None, options: dict[str, Any] | None) -> None:
         # The single env's deal; then the opponents play up to the learner, as in its reset.
         env = self.envs[i]
         rng = self._rngs[i] = random.Random(env.deal(seed, options))
         state = env.game_state
+        _place(self._states, i, state)
+        opponents = self._opponents[i] = env._opponents
         _settle(state, rng)
-        env._moves = _play_opponents(state, self.learner, env._opponents, rng, 0, self.max_moves)
-        if state.is_over or env._moves >= self.max_moves:  # over before the learner's turn
+        self._moves[i] = moves = _play_opponents(
+            state, self.learner, opponents, rng, 0, self.max_moves
+        )
+        if state.is_over or moves >= self.max_moves:  # over before the learner's turn
             self.encoding.observe_state(state, self.learner, self._obs_row(i))
             self._end(i, ())
             self._legal[i] = {}
@@ -270,7 +303,7 @@ class CrittersVectorEnv(_Games[CrittersEnv, CrittersEncoding]):
     def _observe(self, i: int, state: CrittersState) -> None:
         """Game i's observation and, while it goes on, the learner's legal ids."""
         enc = self.encoding
-        enc.observe_state(state, self.learner, self._obs_row(i))
+        write_nonzero(self._obs_row(i), enc.counts(state, self.learner))
         row = self._mask_row(i)
         cache = self._ids
         choices = {}
@@ -286,31 +319,29 @@ class CrittersVectorEnv(_Games[CrittersEnv, CrittersEncoding]):
         self._legal[i] = choices
 
     def _step(self, i: int, action_id: int) -> None:
-        env = self.envs[i]
-        state = env.game_state
+        state = self._states[i]
         action = self._legal[i].get(action_id)
-        self._rewards[i] = 0.0
-        self._terminated[i] = self._truncated[i] = False
         if action is None:  # masked out: the episode ends, as in the single env
-            self.encoding.observe_state(state, self.learner, self._obs_row(i))
+            write_nonzero(self._obs_row(i), self.encoding.counts(state, self.learner))
             self._rewards[i] = self.illegal_reward
-            self._terminated[i] = self._illegal[i] = True
+            self._terminated[i] = True
+            self._flags[i] = 1
             self._end(i, ())
             return
         rng = self._rngs[i]
         state.play_legal(action)
-        moves = env._moves + 1
         _settle(state, rng)
-        moves = _play_opponents(state, self.learner, env._opponents, rng, moves, self.max_moves)
-        env._moves = moves
+        moves = self._moves[i] + 1
+        moves = _play_opponents(state, self.learner, self._opponents[i], rng, moves, self.max_moves)
+        self._moves[i] = moves
         if state.is_over:
             winners = state.winners()
-            self.encoding.observe_state(state, self.learner, self._obs_row(i))
+            write_nonzero(self._obs_row(i), self.encoding.counts(state, self.learner))
             self._rewards[i] = 1.0 if self.learner in winners else -1.0
             self._terminated[i] = True
             self._end(i, winners)
         elif moves >= self.max_moves:
-            self.encoding.observe_state(state, self.learner, self._obs_row(i))
+            write_nonzero(self._obs_row(i), self.encoding.counts(state, self.learner))
             self._truncated[i] = True
             self._end(i, ())
         else:
@@ -366,47 +397,56 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         self.max_ticks = envs[0].max_ticks
         self._seat = self.encoding.seat[self.learner]
         self._scores = [0] * self.num_envs
-        self._skipped = np.zeros(self.num_envs, dtype=np.int8)
+        self._tables: list[TickedWild] = []
+        # The learner's legal actions by id (wait, id 0, is legal but no action).
+        self._legal: list[dict[int, WildAction]] = [{} for _ in envs]
 
-    def _extra_reset(self) -> None:
-        self._skipped[:] = 0
+    def _flag_key(self) -> str:
+        return "skipped"
 
-    def _extra_infos(self) -> dict[str, np.ndarray]:
-        return {"skipped": self._skipped}
+    def _flag_dtype(self) -> type:
+        return np.int8
 
     def _reset(self, i: int, seed: int | None, options: dict[str, Any] | None) -> None:
-        self.envs[i].reset(seed=seed, options=options)
+        env = self.envs[i]
+        env.reset(seed=seed, options=options)
+        _place(self._tables, i, env.table)
         self._scores[i] = 0
         self._observe(i)
 
     def _observe(self, i: int) -> None:
-        table = self.envs[i].table
+        table = self._tables[i]
         state = table.state
         enc = self.encoding
         enc.observe_state(state, self.learner, table.quiet_share, self._obs_row(i))
         row = self._mask_row(i)
-        action_id = enc.action_id
+        choices = {}
         for a in state.legal_actions(self.learner):
-            row[action_id(a)] = 1
+            action_id = enc.action_id(a)
+            choices[action_id] = a
+            row[action_id] = 1
         row[0] = 1  # wait
+        self._legal[i] = choices
 
     def _step(self, i: int, action_id: int) -> None:
-        table = self.envs[i].table
+        table = self._tables[i]
         state = table.state
-        enc = self.encoding
-        chosen: list[WildAction | None] = [None] * enc.n
-        skipped = not (0 <= action_id < enc.size and self._mask[i, action_id])
-        if not skipped:
-            chosen[self._seat] = enc.action(self.learner, action_id)
+        chosen: list[WildAction | None] = [None] * self.encoding.n
+        action = self._legal[i].get(action_id)
+        chosen[self._seat] = action
         report = table.play_tick(chosen)
-        self._skipped[i] = skipped or self.learner in report.skipped
+        # A masked-out id is skipped as a wait; so is the learner's action the tick refused.
+        skipped = (action is None and action_id != 0) or self.learner in report.skipped
+        self._flags[i] = int(skipped)
         score = state.scores()[self.learner]
         self._rewards[i] = score - self._scores[i]
         self._scores[i] = score
         over = state.is_over
+        truncated = not over and table.ticks >= self.max_ticks
         self._terminated[i] = over
-        self._truncated[i] = not over and table.ticks >= self.max_ticks
-        if over or self._truncated[i]:
+        self._truncated[i] = truncated
+        if over or truncated:
+            enc = self.encoding
             enc.observe_state(state, self.learner, table.quiet_share, self._obs_row(i))
             self._end(i, state.winners() if over else ())
         else:

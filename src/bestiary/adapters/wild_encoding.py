@@ -33,6 +33,7 @@ from typing import Any, Final, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from bestiary.adapters.batch import write_nonzero
 from bestiary.core.values import by_arguments
 from bestiary.wild import (
     CREATURES,
@@ -98,6 +99,7 @@ class WildEncoding:
             at += width
         self.obs_size = at
         self._per_seat = 17
+        self.quiet_at = self.offsets["quiet"]
 
     # ----------------------------------------------------------------- actions
 
@@ -215,55 +217,63 @@ class WildEncoding:
             out[at + 7 + _OBJECTIVE_INDEX[objective["id"]]] = 1
         return np.array(out, dtype=np.float32)
 
-    def observe_state(
-        self, state: WildState, player: str, quiet: float, out: MutableSequence[float]
-    ) -> None:
-        """Write ``observe(state.view(player), quiet)`` into ``out`` (zeroed), from the state.
+    def counts(self, state: WildState, player: str) -> list[int]:
+        """``observe(state.view(player), 0.0)`` as whole numbers (every entry but the clock is a
+        count or a flag), read from the state: the read-outs the view is made of (the player's
+        own hand, offer and Objective; the public table), without building the JSON-shaped view
+        (whose meeting history grows all game).
 
-        The vector env's fast path (``out`` a row of its batch array, as a memoryview): the
-        read-outs the view is made of (the player's own hand, offer and Objective; the public
-        table), without building the JSON-shaped view (whose meeting history grows all game).
-        Tested equal to ``observe`` on random games (``tests/test_adapters_vector.py``).
+        The vector env's fast path (``batch.write_nonzero`` puts it in its batch row, the clock
+        beside it). Tested equal to ``observe`` on random games (``tests/test_adapters_vector.py``).
         """
+        out = [0] * self.obs_size
+        n, per_seat, players = self.n, self._per_seat, self.players
         i = self.seat[player]
-        for card in state.hand(player):
-            out[_INDEX[card]] += 1
-        offer = state.offer(player)
-        if offer is not None:
-            out[5 + _INDEX[offer[0]]] = 1
-            out[10 + _INDEX[offer[1]]] = 1
-        asks = set(state.asks())
-        face_down = dict.fromkeys(self.players, 0)
-        up_at = 15 + self.n * self._per_seat
-        for creature, owner, up in state.watering_hole():
+        for card in state.held_at(i):  # cards as indices in CREATURES, the encoding's order
+            out[card] += 1
+        card, call = state.offer_at(i)
+        if card >= 0:
+            out[5 + card] = 1
+            out[10 + call] = 1
+        base = 15  # seat k's block (k places after the player) starts at base + k * per_seat
+        up_at = base + n * per_seat
+        for creature, owner, up in state.hole_at():
             if up:
-                out[up_at + _INDEX[creature]] += 1
+                out[up_at + creature] += 1
             else:
-                face_down[owner] += 1
+                out[base + (owner - i) % n * per_seat + 13] += 1
+        asked_by_me = state.asks_at(i)
         scores = state.scores()
-        base = 15
-        for k in range(self.n):
-            p = self.players[(i + k) % self.n]
-            at = base + k * self._per_seat
-            call = state.offer_call(p)
-            if call is not None:
-                out[at + _INDEX[call]] = 1
-            out[at + 5] = state.hand_size(p)
-            out[at + 6] = state.pack_size(p)
+        for k in range(n):
+            seat = (i + k) % n
+            at = base + k * per_seat
+            call = state.offer_at(seat)[1]
+            if call >= 0:
+                out[at + call] = 1
+            out[at + 5] = state.hand_size_at(seat)
+            out[at + 6] = state.pack_size_at(seat)
             foreign = 0
-            for creature, owner in state.den(p):
-                out[at + 7 + _INDEX[creature]] += 1
-                foreign += owner != p
+            for creature, owner in state.den_at(seat):
+                out[at + 7 + creature] += 1
+                if owner != seat:
+                    foreign += 1
             out[at + 12] = foreign
-            out[at + 13] = face_down[p]
-            out[at + 14] = scores[p]
-            out[at + 15] = float((player, p) in asks)
-            out[at + 16] = float((p, player) in asks)
-        out[up_at + 5] = quiet
-        out[up_at + 6] = float(state.is_over)
+            out[at + 14] = scores[players[seat]]
+            out[at + 15] = (asked_by_me >> seat) & 1
+            out[at + 16] = (state.asks_at(seat) >> i) & 1
+        out[up_at + 6] = int(state.is_over)
         objective = state.objective(player)
         if self.objectives and objective is not None:
             out[up_at + 7 + _OBJECTIVE_INDEX[objective]] = 1
+        return out
+
+    def observe_state(
+        self, state: WildState, player: str, quiet: float, out: MutableSequence[float]
+    ) -> None:
+        """Write ``observe(state.view(player), quiet)`` into ``out`` (zeroed): ``counts``'
+        entries and the clock."""
+        write_nonzero(out, self.counts(state, player))
+        out[self.quiet_at] = quiet
 
     def observation_high(self) -> FloatArray:
         """Upper bounds of the observation entries (for a Box space)."""

@@ -420,6 +420,35 @@ class WildState:
             return False
         return OBJECTIVE_BY_ID[objective_id].check(self.chronicle(player))
 
+    # The same read-outs by seat index, cards as indices into ``CREATURES`` (the RL encoders'
+    # fast path: no names looked up, no lists built). Read-only; hidden information as above.
+
+    def held_at(self, seat: int) -> Sequence[int]:
+        """The hand of ``seat`` (hidden information), as ``hand`` orders it."""
+        return self._held[seat]
+
+    def offer_at(self, seat: int) -> tuple[int, int]:
+        """(card, call) of ``seat``'s offer, -1 each if none (the card is hidden information)."""
+        return self._offer_card[seat], self._offer_call[seat]
+
+    def hand_size_at(self, seat: int) -> int:
+        return self._hand_n[seat]
+
+    def pack_size_at(self, seat: int) -> int:
+        return len(self._packs[seat])
+
+    def den_at(self, seat: int) -> Sequence[tuple[int, int]]:
+        """``seat``'s Den as (creature, owner's seat) pairs, as ``den`` orders it."""
+        return self._dens[seat]
+
+    def hole_at(self) -> Sequence[tuple[int, int, bool]]:
+        """The Watering Hole as (creature, owner's seat, face_up), oldest first."""
+        return self._hole
+
+    def asks_at(self, seat: int) -> int:
+        """Bit j set: ``seat`` has asked seat j to meet."""
+        return self._asks[seat]
+
     def face_down_count(self, player: str) -> int:
         seat = self._t.seat[player]
         return sum(1 for _, o, up in self._hole if o == seat and not up)
