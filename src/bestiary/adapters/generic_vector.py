@@ -98,7 +98,7 @@ TurnEnvT = TypeVar("TurnEnvT", bound=GameEnv)
 
 
 class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[EnvT, EncodingT]):
-    """What both vector envs share: the games, the batch buffers, seeding and autoreset.
+    """What every vector env shares: the games, the batch buffers, seeding and autoreset.
 
     Per game, what a step decides (reward, ended, ...) is kept in Python lists and becomes a
     batch array once per step: an item write into a NumPy array costs a few hundred
@@ -252,7 +252,8 @@ class TurnGames(_Games[TurnEnvT, EncodingT]):
 
     Each game is its single env, stepped as it is (through the core ``Match``), its observation
     and mask copied into the batch rows. A game's own vector env (critters') is this one with
-    its own, cheaper step: what ends a step is said here once (``_refuse``, ``_finish``).
+    its own, cheaper step, which ends its games as the single env does with ``_refuse`` and
+    ``_finish``.
     """
 
     def __init__(self, game: str, num_envs: int, copy: bool = True, **kwargs: Any) -> None:
