@@ -46,6 +46,7 @@ COMPILED = sorted(
         "bestiary/bots/wild_exploiters.py",
         "bestiary/adapters/batch.py",
         "bestiary/adapters/critters_encoding.py",
+        "bestiary/adapters/generic_vector.py",
         "bestiary/adapters/wild_encoding.py",
         "bestiary/adapters/ticks.py",
         "bestiary/adapters/vector.py",

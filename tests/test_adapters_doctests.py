@@ -19,6 +19,7 @@ MODULES = [
     ("bestiary.adapters.pettingzoo_envs", "pettingzoo"),
     ("bestiary.adapters.gym_envs", "gymnasium"),
     ("bestiary.adapters.vector", "gymnasium"),
+    ("bestiary.adapters.generic_vector", "gymnasium"),
     ("bestiary.adapters.infos", None),
     ("bestiary.adapters.policies", None),
     ("bestiary.adapters.variants", None),

@@ -38,7 +38,8 @@ STILL_OUTSIDE = {
     # The per-game research faces (docs/rl.md): each imports an RL library or is the public
     # encoding researchers import by this path. CrittersEnv, critters_v0, wild_v0 and both
     # OpenSpiel games are declarations over the generic faces (encoding, generic_aec,
-    # generic_gym, generic_parallel, spiel_face name no game); Wild-v0 runs on ticks.
+    # generic_gym, generic_parallel, generic_vector, spiel_face name no game); Wild-v0 runs on
+    # ticks.
     "adapters/baselines.py": "MaskablePPO and DQN settings per game",
     "adapters/critters_encoding.py": "critters' own observations and action ids",
     "adapters/critters_v0.py": "critters' PettingZoo env",
@@ -47,7 +48,7 @@ STILL_OUTSIDE = {
     "adapters/openspiel_wild.py": "python_bestiary_wild, declared over spiel_face",
     "adapters/speed.py": "steps/s per adapter and per game's peers",
     "adapters/ticks.py": "wild on ticks",
-    "adapters/vector.py": "the batched Critters/Wild vector envs",
+    "adapters/vector.py": "critters' vector env (over generic_vector) and wild's, on ticks",
     "adapters/wild_encoding.py": "wild's own observations and action ids",
     "adapters/wild_v0.py": "wild's PettingZoo env, declared over generic_parallel",
     # Each game's bots (above the games: they share bots/ bases and search/), found through
@@ -151,5 +152,5 @@ def test_the_walk_through_is_the_test_games_own() -> None:
     said_game = re.search(r"writes `new_game`, `from_header` and `action_from_event`", prose)
     assert said_game is not None
     assert {"new_game", "from_header", "action_from_event"} <= set(vars(DuelGame))
-    for face in re.findall(r"`(web|terminal|encoding|demo)`", section):
+    for face in re.findall(r"`(web|terminal|encoding|vector|demo)`", section):
         assert face in Faces.__dataclass_fields__

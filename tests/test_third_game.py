@@ -191,6 +191,113 @@ def test_gymnasium_wraps_it_through_the_generic_face() -> None:
     assert batch["observation"].shape == (3, env.encoding.obs_size)
 
 
+def _duel_vector_run(venv: Any, steps: int, seed: int) -> list[list[Any]]:
+    """Per step, every array a learner receives over ``steps`` random-legal steps (now and
+    then a masked-out id), from ``reset(seed=seed)``: observations, masks, rewards,
+    terminations, truncations, then the infos' winners and flags."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    obs, _infos = venv.reset(seed=seed)
+    seen: list[list[Any]] = [[obs["observation"], obs["action_mask"]]]
+    for _ in range(steps):
+        mask = obs["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(1)
+        if rng.random() < 0.1:
+            actions[0] = 40  # never a legal id of duel's (two legal actions at most)
+        obs, rewards, terminated, truncated, infos = venv.step(actions)
+        arrays = [obs["observation"], obs["action_mask"], rewards, terminated, truncated]
+        seen.append([*arrays, infos.get("winners"), infos.get("illegal_action")])
+    return seen
+
+
+def test_its_vector_env_comes_from_what_it_declares() -> None:
+    import numpy as np
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+
+    from bestiary.adapters.generic_gym import GameEnv, vector_env
+    from bestiary.adapters.generic_vector import TurnGames, make_vector
+
+    assert get_game("duel").info.faces.vector is None  # nothing declared: the generic one
+    venv = make_vector("duel", 4, players=3, opponents="random")
+    assert isinstance(venv, TurnGames) and isinstance(venv, VectorEnv)
+    single = GameEnv("duel", players=3, opponents="random")
+    assert venv.single_observation_space == single.observation_space
+    assert venv.single_action_space == single.action_space
+    assert venv.observation_space == batch_space(single.observation_space, 4)
+    assert venv.action_space == batch_space(single.action_space, 4)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    obs, infos = venv.reset(seed=3)
+    assert venv.observation_space.contains(obs)
+    assert obs["observation"].shape == (4, single.encoding.obs_size)
+    assert obs["action_mask"].shape == (4, single.encoding.size)
+    assert set(infos) == {"winners", "_winners", "illegal_action", "_illegal_action"}
+    # Step for step what Gymnasium's own SyncVectorEnv over the single env returns (its
+    # NEXT_STEP autoreset included), through episode ends and masked-out ids.
+    sync = vector_env("duel", 4, players=3, opponents="random")
+    ours, theirs = _duel_vector_run(venv, 60, 3), _duel_vector_run(sync, 60, 3)
+    ends = 0
+    for step, sync_step in zip(ours, theirs, strict=True):
+        for a, b in zip(step[:5], sync_step[:5], strict=False):  # the infos' shapes differ
+            np.testing.assert_array_equal(a, b)
+        ends += int(step[3].sum()) if len(step) > 2 else 0
+    assert ends >= 10  # through episode ends and autoresets
+    # A seeded run twice gives the same arrays.
+    again = _duel_vector_run(make_vector("duel", 4, players=3, opponents="random"), 60, 3)
+    for step, step_again in zip(ours, again, strict=True):
+        for a, b in zip(step, step_again, strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_its_vector_env_resets_each_game_the_step_after_it_ends() -> None:
+    import numpy as np
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    from bestiary.adapters.generic_vector import make_vector
+
+    venv = make_vector("duel", 2, players=2, opponents="duel-keeper")
+    obs, _ = venv.reset(seed=1)
+    # Duel for two: the learner moves twice; game 0 stands, game 1 plays an illegal id.
+    obs, rewards, terminated, _, infos = venv.step(np.array([0, 40]))
+    assert list(terminated) == [False, True] and rewards[1] == -1.0
+    assert list(infos["illegal_action"]) == [False, True]
+    assert obs["action_mask"][1].all()  # the last observation: every id accepted
+    obs, rewards, terminated, _, infos = venv.step(np.array([0, 0]))
+    assert terminated[0] and rewards[0] in (1.0, -1.0) and obs["action_mask"][0].all()
+    assert infos["winners"][0].any()  # someone won duel's game 0
+    assert not terminated[1] and rewards[1] == 0.0  # game 1 reset: its action ignored
+    assert list(obs["action_mask"][1][:3]) == [1, 1, 0]  # stand, swap: a new game's first turn
+    obs, rewards, terminated, _, infos = venv.step(np.array([0, 0]))
+    assert not terminated[0] and rewards[0] == 0.0 and not infos["winners"].any()
+    wrapped = RecordEpisodeStatistics(make_vector("duel", 3, players=2))
+    wrapped.reset(seed=0)
+    episodes = 0
+    for _ in range(12):
+        *_, infos = wrapped.step(np.zeros(3, dtype=np.int64))  # stand, always legal
+        episodes += int(infos.get("_episode", np.zeros(3, bool)).sum())
+    assert episodes >= 3 * 4
+
+
+def test_a_real_time_game_without_a_vector_env_is_refused_in_one_sentence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dataclasses import replace
+
+    from bestiary.adapters.generic_vector import make_vector
+    from bestiary.core import game as registry
+    from bestiary.core.errors import BadOption
+
+    duel = get_game("duel")  # the registry loaded: a game added to it now stays
+    clocked = type(duel)()
+    clocked.info = replace(duel.info, name="clocked", real_time=True)
+    monkeypatch.setitem(registry._GAMES, "clocked", clocked)
+    with pytest.raises(BadOption, match="real-time and declares none"):
+        make_vector("clocked", 2)
+    with pytest.raises(BadOption, match="no vector env for 'chess'"):
+        make_vector("chess", 2)
+
+
 def test_a_policy_plays_it_through_the_generic_encoding() -> None:
     from bestiary.adapters.policies import policy_factory
     from bestiary.core import agent

@@ -160,9 +160,11 @@ def train_dqn(setting: Setting, steps: int, seed: int, games: int = 8) -> QNet:
         )
         for seat in setting.seats
     ]
-    first = venvs[0].envs[0]
-    box = cast(spaces.Box, cast(spaces.Dict, first.observation_space)["observation"])
-    net = QNet(np.maximum(box.high, 1.0).tolist(), first.encoding.size)
+    first = venvs[0]
+    box = cast(spaces.Box, cast(spaces.Dict, first.single_observation_space)["observation"])
+    net = QNet(
+        np.maximum(box.high, 1.0).tolist(), int(cast(spaces.Discrete, first.single_action_space).n)
+    )
     target = copy.deepcopy(net)
     optimiser = torch.optim.Adam(net.parameters(), lr=5e-4)
     replay = _Replay(min(50_000, max(steps, 1)), len(net.high), net.actions)

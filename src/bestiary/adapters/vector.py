@@ -1,35 +1,28 @@
-"""Vector envs for learners: many critters or wild games stepped together, one batch array.
+"""The vector envs critters and wild declare (``GameInfo.faces.vector``): cheaper steps.
 
-``CrittersVectorEnv`` and ``WildVectorEnv`` are Gymnasium 1.x ``VectorEnv`` s: ``num_envs``
-games of ``bestiary/Critters-v0`` / ``bestiary/Wild-v0`` (same parameters, opponents chosen
-the same way), observations a ``Dict`` of two batch arrays, ``"observation"`` (float32,
-``(num_envs, obs_size)``) and ``"action_mask"`` (int8, ``(num_envs, actions)``), actions a
-``MultiDiscrete`` batch. Every game plays exactly what the single env plays for the same
-seed and actions (tested step by step against N single envs), with less per step:
+``make_vector`` (``generic_vector``) finds them; a game that declares none gets the generic
+``TurnGames``. Both are Gymnasium 1.x ``VectorEnv`` s of ``num_envs`` games of
+``bestiary/Critters-v0`` / ``bestiary/Wild-v0`` (same parameters, opponents chosen the same
+way), with the batch arrays, autoreset and infos of ``generic_vector``. Every game plays
+exactly what the single env plays for the same seed and actions (tested step by step against
+N single envs), with less per step:
 
 - no dict per game: observations and masks are written into preallocated batch arrays,
-  read straight from the game state (``observe_state``: the view's own read-outs, tested
-  equal to encoding the view);
-- critters: the learner's legal actions are generated once per step (they make the mask and
-  say what an id means), legal moves are applied without being checked again
-  (``CrittersState.play_legal``), and opponents are played by the loop the ``Match`` driver
-  runs in this setting (the learner acts at once, the opponents in turn, reshuffles sampled
-  with the table's RNG), handed a view that is built only if the bot reads it;
-- wild: every tick is still the core ``Match``'s (``TickedWild.play_tick``), the real-time
-  clock is not re-implemented.
+  read straight from the game state (``counts`` / ``observe_state``: the view's own
+  read-outs, tested equal to encoding the view);
+- critters (``TurnGames`` with its own step): the learner's legal actions are generated once
+  per step (they make the mask and say what an id means), legal moves are applied without
+  being checked again (``CrittersState.play_legal``), and opponents are played by the loop the
+  ``Match`` driver runs in this setting (the learner acts at once, the opponents in turn,
+  reshuffles sampled with the table's RNG), handed a view that is built only if the bot reads
+  it;
+- wild is real-time, so not a ``TurnGames``: one step is one tick for every seat, and every
+  tick is still the core ``Match``'s (``TickedWild.play_tick``), the real-time clock not
+  re-implemented. It shares the base (batch buffers, seeding, autoreset); its flag is
+  ``skipped`` (int8: the learner's action was skipped as a wait), not ``illegal_action``.
 
-Autoreset is Gymnasium's default, ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step
-that ends a game returns its last observation with an **all-ones** mask (nothing is legal any
-more; every id is accepted), and the next step ignores that game's action, resets it and
-returns its first observation (reward 0, not terminated). On every other step a game's mask is
-the learner's legal actions, never all zero. ``reset(seed=s)`` seeds game i with ``s + i``,
-as ``SyncVectorEnv`` does.
-
-Infos have the same keys at every step, as batch arrays (with Gymnasium's ``_key`` masks,
-all true): ``winners`` (``(num_envs, players)`` int8, the winners' bits on the step that ends
-a game, else 0); critters ``illegal_action`` (bool: the step ended on a masked-out id); wild
-``skipped`` (int8: the learner's action was skipped as a wait). The reasons' strings of the
-single envs are not carried (they cost a string per game per step).
+The reasons' strings of the single envs are not carried (they cost a string per game per
+step).
 
 >>> envs = CrittersVectorEnv(4, players=2, opponents="random")
 >>> observations, infos = envs.reset(seed=1)
@@ -40,233 +33,40 @@ single envs are not carried (they cost a string per game per step).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, MutableSequence, Sequence
-from typing import Any, Generic, TypeVar, cast
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
 from bestiary.adapters.batch import write_nonzero
 from bestiary.adapters.critters_encoding import CrittersEncoding
-from bestiary.adapters.gym_envs import CrittersEnv, Opponents, WildEnv
+from bestiary.adapters.generic_vector import (
+    LazyView,
+    TurnGames,
+    _count,
+    _Games,
+    _place,
+    make_vector,
+)
+from bestiary.adapters.gym_envs import CrittersEnv, WildEnv
 from bestiary.adapters.ticks import TickedWild
 from bestiary.adapters.wild_encoding import WildEncoding
 from bestiary.core.agent import Agent
 from bestiary.core.driver import BotFault
-from bestiary.core.errors import BadOption, IllegalAction
+from bestiary.core.errors import IllegalAction
 from bestiary.critters import CrittersState
 from bestiary.wild import WildAction
 
 
-class LazyView(Mapping[str, Any]):
-    """``state.view(player)``, built the first time a bot reads it (a random bot never does)."""
-
-    __slots__ = ("_player", "_state", "_view")
-
-    def __init__(self, state: Any, player: str) -> None:
-        self._state = state
-        self._player = player
-        self._view: dict[str, Any] | None = None
-
-    def _built(self) -> dict[str, Any]:
-        if self._view is None:
-            self._view = self._state.view(self._player)
-        return self._view
-
-    def __getitem__(self, key: str) -> Any:
-        return self._built()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._built())
-
-    def __len__(self) -> int:
-        return len(self._built())
-
-
-def _count(num_envs: Any) -> int:
-    if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-        raise BadOption(f"a vector env needs at least one game, not num_envs={num_envs!r}")
-    return num_envs
-
-
-T = TypeVar("T")
-
-
-def _place(items: list[T], i: int, item: T) -> None:
-    """``items[i] = item``, appending at the first reset (games reset in order)."""
-    if i < len(items):
-        items[i] = item
-    else:
-        items.append(item)
-
-
-# Type parameters, not attributes redeclared narrower in each game's env: a compiled (mypyc)
-# class keeps one type per attribute.
-EnvT = TypeVar("EnvT", bound="CrittersEnv | WildEnv")
-EncodingT = TypeVar("EncodingT", bound="CrittersEncoding | WildEncoding")
-
-
-class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[EnvT, EncodingT]):
-    """What both vector envs share: the games, the batch buffers, seeding and autoreset.
-
-    Per game, what a step decides (reward, ended, ...) is kept in Python lists and becomes a
-    batch array once per step: an item write into a NumPy array costs a few hundred
-    instructions, into a list a few.
-    """
-
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
-
-    envs: list[EnvT]
-    encoding: EncodingT
-
-    def _setup(self, envs: list[EnvT], encoding: EncodingT, copy: bool) -> None:
-        self.envs = envs
-        self.num_envs = n = len(envs)
-        first = envs[0]
-        self.encoding = encoding
-        self.learner = first.learner
-        self.players = first.players
-        self.single_observation_space = first.observation_space
-        self.single_action_space = first.action_space
-        self.observation_space = batch_space(self.single_observation_space, n)
-        self.action_space = batch_space(self.single_action_space, n)
-        self.copy = copy
-        enc = self.encoding
-        self._obs = np.zeros((n, enc.obs_size), dtype=np.float32)
-        self._mask = np.zeros((n, enc.size), dtype=np.int8)
-        self._rewards = [0.0] * n
-        self._terminated = [False] * n
-        self._truncated = [False] * n
-        self._ended = [False] * n
-        self._flags = [0] * n  # the game's own info flag of the step (``_flag_key``)
-        self._winners = np.zeros((n, len(self.players)), dtype=np.int8)
-        self._won = False  # some row of _winners is set
-        self._all = np.ones(n, dtype=np.bool_)
-        # Rows as memoryviews: item writes on them cost a fraction of NumPy's.
-        self._obs_rows = [cast(MutableSequence[float], row.data) for row in self._obs]
-        self._mask_rows = [cast(MutableSequence[int], row.data) for row in self._mask]
-        self._no_obs = np.zeros(enc.obs_size, dtype=np.float32).data
-        self._no_ids = np.zeros(enc.size, dtype=np.int8).data
-        self._every_id = np.ones(enc.size, dtype=np.int8).data
-
-    def set_opponents(self, opponents: Opponents) -> None:
-        """New opponents in every game from its next reset (self-play, leagues)."""
-        for env in self.envs:
-            env.set_opponents(opponents)
-
-    def reset(
-        self,
-        *,
-        seed: int | Sequence[int | None] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        n = self.num_envs
-        if seed is None:
-            seeds: list[int | None] = [None] * n
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(n)]
-        else:
-            seeds = list(seed)
-        if len(seeds) != n:
-            raise BadOption(f"give one seed per game ({n}), not {len(seeds)}")
-        if options and "reset_mask" in options:
-            raise BadOption(
-                "partial resets (options['reset_mask']) are not supported: games reset "
-                "themselves the step after they end"
-            )
-        self._winners[:] = 0
-        self._won = False
-        for i in range(n):
-            self._terminated[i] = self._truncated[i] = self._ended[i] = False
-            self._flags[i] = 0
-            self._reset(i, seeds[i], options)
-        return self._observations(), self._infos()
-
-    def step(
-        self, actions: Any
-    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        ids: list[int] = np.asarray(actions).reshape(self.num_envs).tolist()
-        if self._won:
-            self._winners[:] = 0
-            self._won = False
-        ended = self._ended
-        for i in range(self.num_envs):
-            self._flags[i] = 0
-            self._rewards[i] = 0.0
-            self._terminated[i] = self._truncated[i] = False
-            if ended[i]:  # NEXT_STEP autoreset: this step only resets the game
-                self._reset(i, None, None)
-                ended[i] = False
-                continue
-            self._step(i, ids[i])
-            ended[i] = self._terminated[i] or self._truncated[i]
-        return (
-            self._observations(),
-            np.array(self._rewards, dtype=np.float64),
-            np.array(self._terminated, dtype=np.bool_),
-            np.array(self._truncated, dtype=np.bool_),
-            self._infos(),
-        )
-
-    def _observations(self) -> dict[str, np.ndarray]:
-        if self.copy:
-            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-        return {"observation": self._obs, "action_mask": self._mask}
-
-    def _infos(self) -> dict[str, Any]:
-        key = self._flag_key()
-        return {
-            "winners": self._winners.copy(),
-            "_winners": self._all.copy(),
-            key: np.array(self._flags, dtype=self._flag_dtype()),
-            f"_{key}": self._all.copy(),
-        }
-
-    def _obs_row(self, i: int) -> MutableSequence[float]:
-        """Game i's observation row, zeroed for the encoding to fill."""
-        row = self._obs_rows[i]
-        row[:] = self._no_obs  # a memoryview row takes a buffer
-        return row
-
-    def _mask_row(self, i: int) -> MutableSequence[int]:
-        """Game i's mask row, zeroed."""
-        row = self._mask_rows[i]
-        row[:] = self._no_ids
-        return row
-
-    def _end(self, i: int, winners: Sequence[str]) -> None:
-        """Game i's last observation: the winners' bits, and the all-ones mask."""
-        if winners:
-            self._winners[i] = [p in winners for p in self.players]
-            self._won = True
-        self._mask_rows[i][:] = self._every_id
-
-    # per game
-    def _reset(self, i: int, seed: int | None, options: dict[str, Any] | None) -> None:
-        raise NotImplementedError
-
-    def _step(self, i: int, action_id: int) -> None:
-        raise NotImplementedError
-
-    def _flag_key(self) -> str:
-        """The info key of the game's own flag (critters ``illegal_action``, wild ``skipped``)."""
-        raise NotImplementedError
-
-    def _flag_dtype(self) -> type:
-        raise NotImplementedError
-
-
-class CrittersVectorEnv(_Games[CrittersEnv, CrittersEncoding]):
-    """``num_envs`` games of ``bestiary/Critters-v0`` (its parameters), stepped together."""
+class CrittersVectorEnv(TurnGames[CrittersEnv, CrittersEncoding]):
+    """``num_envs`` games of ``bestiary/Critters-v0`` (its parameters), stepped together:
+    ``TurnGames`` with critters' own step (module docstring)."""
 
     def __init__(self, num_envs: int, copy: bool = True, **kwargs: Any) -> None:
         """``kwargs``: ``CrittersEnv`` 's (players, opponents, seat, options, illegal_reward,
         max_moves), the same for every game."""
         envs = [CrittersEnv(**kwargs) for _ in range(_count(num_envs))]
-        self._setup(envs, envs[0].encoding, copy)
-        self.illegal_reward = envs[0].illegal_reward
-        self.max_moves = envs[0].max_moves
+        self._seat_games(envs, copy)
         # Each game's state, opponents, moves so far and table RNG (reshuffles), held here:
         # the single env's are Python attributes behind properties.
         self._states: list[CrittersState] = []
@@ -275,12 +75,6 @@ class CrittersVectorEnv(_Games[CrittersEnv, CrittersEncoding]):
         self._legal: list[dict[int, Any]] = [{} for _ in envs]
         self._rngs = [random.Random(0) for _ in envs]
         self._ids: dict[int, tuple[Any, int]] = {}  # id(action) -> (action, its id)
-
-    def _flag_key(self) -> str:
-        return "illegal_action"
-
-    def _flag_dtype(self) -> type:
-        return np.bool_
 
     def _reset(self, i: int, seed: int | None, options: dict[str, Any] | None) -> None:
         # The single env's deal; then the opponents play up to the learner, as in its reset.
@@ -321,12 +115,9 @@ class CrittersVectorEnv(_Games[CrittersEnv, CrittersEncoding]):
     def _step(self, i: int, action_id: int) -> None:
         state = self._states[i]
         action = self._legal[i].get(action_id)
-        if action is None:  # masked out: the episode ends, as in the single env
+        if action is None:
             write_nonzero(self._obs_row(i), self.encoding.counts(state, self.learner))
-            self._rewards[i] = self.illegal_reward
-            self._terminated[i] = True
-            self._flags[i] = 1
-            self._end(i, ())
+            self._refuse(i)
             return
         rng = self._rngs[i]
         state.play_legal(action)
@@ -334,16 +125,9 @@ class CrittersVectorEnv(_Games[CrittersEnv, CrittersEncoding]):
         moves = self._moves[i] + 1
         moves = _play_opponents(state, self.learner, self._opponents[i], rng, moves, self.max_moves)
         self._moves[i] = moves
-        if state.is_over:
-            winners = state.winners()
+        over = state.is_over
+        if self._finish(i, over, state.winners() if over else (), moves):
             write_nonzero(self._obs_row(i), self.encoding.counts(state, self.learner))
-            self._rewards[i] = 1.0 if self.learner in winners else -1.0
-            self._terminated[i] = True
-            self._end(i, winners)
-        elif moves >= self.max_moves:
-            write_nonzero(self._obs_row(i), self.encoding.counts(state, self.learner))
-            self._truncated[i] = True
-            self._end(i, ())
         else:
             self._observe(i, state)
 
@@ -451,15 +235,6 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
             self._end(i, state.winners() if over else ())
         else:
             self._observe(i)
-
-
-def make_vector(game: str, num_envs: int, **kwargs: Any) -> CrittersVectorEnv | WildVectorEnv:
-    """The vector env of ``game`` (``critters`` or ``wild``) with ``num_envs`` games."""
-    if game == "critters":
-        return CrittersVectorEnv(num_envs, **kwargs)
-    if game == "wild":
-        return WildVectorEnv(num_envs, **kwargs)
-    raise BadOption(f"no vector env for the game {game!r} (critters, wild)")
 
 
 __all__ = ["CrittersVectorEnv", "LazyView", "WildVectorEnv", "make_vector"]

@@ -187,12 +187,15 @@ class Faces:
     ``web``: a package folder (``package:folder``) the server serves at ``/games/<name>/``
     whose ``board.js`` is the browser board. ``terminal``: a ``bestiary.tui.boards.Board``.
     ``encoding``: a factory ``(players, options) -> encoding`` of observations and action ids
-    for the Gymnasium and OpenSpiel faces (``bestiary.adapters.encoding``).
+    for the Gymnasium and OpenSpiel faces (``bestiary.adapters.encoding``). ``vector``: a
+    factory ``(num_envs, **kwargs) -> VectorEnv`` (``bestiary.adapters.generic_vector``; a
+    turn-based game without one gets the generic vector env over its Gymnasium env).
     """
 
     web: str | None = None
     terminal: str | None = None
     encoding: str | None = None
+    vector: str | None = None
     demo: str | None = None  # ``run_demo(players=, seed=, delay=)``: ``bestiary demo GAME``
 
     def web_folder(self) -> Path | None:

@@ -97,6 +97,7 @@ INFO = GameInfo(
         web="bestiary.critters:web",
         terminal="bestiary.tui.critters_table:BOARD",
         encoding="bestiary.adapters.critters_encoding:from_view",
+        vector="bestiary.adapters.vector:CrittersVectorEnv",
     ),
     analytics=ANALYTICS,
     endings={

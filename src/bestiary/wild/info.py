@@ -90,6 +90,7 @@ INFO = GameInfo(
         web="bestiary.wild:web",
         terminal="bestiary.tui.wild_table:BOARD",
         encoding="bestiary.adapters.wild_encoding:from_view",
+        vector="bestiary.adapters.vector:WildVectorEnv",
         demo="bestiary.demo:run_demo",
     ),
     analytics=ANALYTICS,
