@@ -24,6 +24,7 @@ from tests.serverproc import ServerProcess
 NEVER = {"kinds": {f"k{i:03d}": 2 for i in range(150)}, "wild": 0, "actions": {"hop_over": 20}}
 # With three wilds a win is possible in principle, so the deck is taken; bots never find it.
 STUCK = {**NEVER, "wild": 3}
+ENDLESS = 5  # see test_tables_far_behind_their_clock_never_freeze_the_lobby
 FAST = {"tick_seconds": 0.001, "bot_pause": 0, "grace_seconds": 0}
 
 
@@ -71,19 +72,28 @@ def test_the_freeze_request_is_refused_in_one_sentence(tmp_path: Path) -> None:
 def test_tables_far_behind_their_clock_never_freeze_the_lobby(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'db.sqlite'}"
     log = tmp_path / "log"
-    with ServerProcess(db, log, server="tables_per_minute=1000") as server:
+    with ServerProcess(db, log, server="tables_per_minute=1000, seats_per_address=16") as server:
         with server.http() as http:
             # bots due every millisecond: each table is behind its clock from the first move
             for seats in (2, 8, 2, 8):
                 made = _table(http, STUCK, seats, hand_limit=4)
                 assert made.status_code == 201, made.text
-            endless = _table(http, STUCK, 2, stall_reshuffles=1000)  # still playing at the stop
-            assert endless.status_code == 201, endless.text
-            code = endless.json()["code"]
+            # Tables meant to be still playing at the stop. Greedy bots do find a STUCK deck's
+            # win now and then (about one seed in four, early), and clients never choose the
+            # seed, so several are made: at least one is still playing when the server stops.
+            codes = []
+            for _ in range(ENDLESS):
+                endless = _table(http, STUCK, 2, stall_reshuffles=1000)
+                assert endless.status_code == 201, endless.text
+                codes.append(endless.json()["code"])
         took = _lobby_latencies(server.url)
         print(f"lobby under load: median {statistics.median(took):.3f} s, max {max(took):.3f} s")
         with server.http() as http:
-            seq = http.get(f"/api/tables/{code}").json()["seq"]
+            tables = [http.get(f"/api/tables/{code}").json() for code in codes]
+            playing = [table for table in tables if table["status"] == "playing"]
+            print(f"{len(playing)} of {ENDLESS} endless tables still playing at the stop")
+            assert playing, "every endless table was won before the stop"
+            code, seq = playing[0]["code"], playing[0]["seq"]
             assert seq > 100, "the table plays on meanwhile"
         assert server.process is not None
         server.process.terminate()
