@@ -1,6 +1,6 @@
-"""The lobby counts an address's seats from its own tables (each join asks, so scanning every live
-table made a join O(tables)); the count must be the one a scan of every table gives, whatever
-joins, leaves, starts, expiries and forgotten tables came before."""
+"""The lobby keeps a count of each address's seats (each join asks, and scanning every live table
+made a join O(tables)); it must be the one a scan of every table gives, whatever joins, leaves,
+starts, expiries and tables forgotten or handed away came before."""
 
 from __future__ import annotations
 
@@ -62,12 +62,15 @@ async def _play(steps: list[Step], folder: Path) -> None:
             elif what == "expire":
                 table.expire()
             elif what == "forget" and table.code in lobby.tables:
-                del lobby.tables[table.code]
+                if who:  # as the lobby forgets a finished or expired table
+                    del lobby.tables[table.code]
+                else:  # as a worker hands a table in play to another (keeper)
+                    lobby.tables.pop(table.code, None)
                 await table.stop()
         except TableError:
             pass  # refused as the rules say (a full table, a game already started...)
         for address in ADDRESSES:
-            assert lobby.seats_of(address) == _scanned(lobby, address), (what, address)
+            assert lobby.tables.held(address) == _scanned(lobby, address), (what, address)
     for table in tables:
         await table.stop()
     store.close()

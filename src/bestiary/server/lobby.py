@@ -14,6 +14,7 @@ from bestiary.core.errors import BadOption, RecordError
 from bestiary.core.game import game_names, get_game, redacted, replay
 from bestiary.core.info import GameInfo
 from bestiary.server.decks import DeckShelf
+from bestiary.server.live_tables import LiveTables
 from bestiary.server.settings import ServerSettings
 from bestiary.server.shards import CODE_ALPHABET, CODE_LENGTH
 from bestiary.server.store import Store, StoredTable
@@ -56,15 +57,11 @@ class Lobby:
         self.decks = DeckShelf(self.server.decks)
         self._sweeper: asyncio.TimerHandle | None = None
         self._jobs: set[asyncio.Future[None]] = set()
-        self.tables: dict[str, Table] = {}
+        self.tables = LiveTables()
         self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._expiring: set[str] = set()
         self.keep_finished = self.server.finished_table_seconds
         self.keeper: Keeper | None = None  # one of several workers: what it owns (keeper.py)
-        # The live tables where each client address has taken a seat (or had one: pruned as
-        # it is counted), so that counting an address's seats looks at its own tables, not at
-        # every table (each join counts them).
-        self._seated_at: dict[str, set[str]] = {}
 
     def restore(self) -> int:
         """Bring back every open table and game in play from the store; returns how many."""
@@ -86,33 +83,10 @@ class Lobby:
         self.tables[table.code] = table
         table.max_spectators = self.server.max_spectators  # restored tables too
         table.on_change = self._changed
-        self._note_seats(table)
         table.start_actor()
 
-    def seats_of(self, address: str) -> int:
-        """Seats a person from client ``address`` holds at this process's live tables."""
-        codes = self._seated_at.get(address)
-        if not codes:
-            return 0
-        held = 0
-        for code in list(codes):
-            table = self.tables.get(code)
-            here = 0 if table is None else table.seats_of(address)
-            if here:
-                held += here
-            else:  # a seat given up, a game over, a table gone: a new seat notes it again
-                codes.discard(code)
-        if not codes:
-            del self._seated_at[address]
-        return held
-
-    def _note_seats(self, table: Table) -> None:
-        for seat in table.seats:
-            if seat.address is not None and seat.bot is None:
-                self._seated_at.setdefault(seat.address, set()).add(table.code)
-
     def _changed(self, table: Table) -> None:
-        self._note_seats(table)  # every seat taken is saved, and heard here
+        self.tables.recount(table)  # every seat taken or given up is saved, and heard here
         if self.keeper is not None:
             self.keeper.changed(table)
         # A finished table stays in memory a while for its sockets, then lives in the store.
