@@ -169,9 +169,15 @@ def gated_protocols(
         def read_with(self, reader: Callable[[str | bytes], None] | None) -> None:
             self._reader = reader
 
+        # websockets' parser is known to stand between frames with nothing buffered (it has read
+        # nothing since it was last found so), and the largest frame it takes
+        _between = False
+        _frame_limit: int | None = None
+
         def data_received(self, data: bytes) -> None:
             texts = self._whole_texts(data)
             if texts is None:
+                self._between = False
                 super().data_received(data)  # may write: pongs, closing frames, direct sends
             else:
                 for text in texts:
@@ -184,17 +190,19 @@ def gated_protocols(
             parser stands between two frames with nothing buffered, so that nothing it would
             see differently is skipped; None: websockets reads ``data``."""
             conn = self.conn
-            if (
-                self._reader is None
-                or self.close_sent
-                or conn.state is not OPEN
-                or conn.extensions
-                or conn.current_size is not None  # inside a fragmented message
-                or conn.reader.buffer
-                or not _between_frames(conn.parser)
-            ):
+            if self._reader is None or self.close_sent or conn.state is not OPEN:
                 return None
-            return client_texts(data, _largest(conn.max_message_size, conn.max_fragment_size))
+            if not self._between:
+                if (
+                    conn.extensions
+                    or conn.current_size is not None  # inside a fragmented message
+                    or conn.reader.buffer
+                    or not _between_frames(conn.parser)
+                ):
+                    return None
+                self._between = True
+                self._frame_limit = _largest(conn.max_message_size, conn.max_fragment_size)
+            return client_texts(data, self._frame_limit)
 
         def handle_ping(self) -> None:
             if not self._cut_if_behind():
