@@ -169,16 +169,103 @@ def test_a_table_socket_that_answers_no_ping_is_closed(tmp_path: Path) -> None:
     with LiveServer(f"sqlite:///{tmp_path / 'p.sqlite'}", server=limits) as server:
         with server.http() as http:
             code = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"})
-        sock = open_socket(server)
-        sock.sendall(
-            f"GET /ws/{code.json()['code']} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
-        )
-        assert sock.recv(4096).startswith(b"HTTP/1.1 101")
-        hello = b'{"type": "hello", "v": 1}'
-        mask = b"\x01\x02\x03\x04"
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(hello))
-        sock.sendall(bytes([0x81, 0x80 | len(hello)]) + mask + masked)  # one masked text frame
+        sock = _upgraded(server, code.json()["code"])
+        sock.sendall(_client_frame(b'{"type": "hello", "v": 1}'))
         with sock:
             assert closed_by_server(sock)  # reads the welcome and the pings, answers none
+
+
+def _upgraded(server: LiveServer, code: str) -> socket.socket:
+    """A raw socket upgraded to a WebSocket on table ``code`` (its answer read, nothing more)."""
+    sock = open_socket(server)
+    sock.sendall(
+        f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:  # byte by byte: a frame may follow at once
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101")
+    return sock
+
+
+def _client_frame(payload: bytes, opcode: int = 0x1) -> bytes:
+    """One masked, unfragmented frame as a client sends it."""
+    mask = b"\x0a\x0b\x0c\x0d"
+    size = len(payload)
+    head = bytes([0x80 | opcode])
+    if size < 126:
+        head += bytes([0x80 | size])
+    elif size < 65536:
+        head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+class _ServerFrames:
+    """The frames a server writes on a raw socket, read one by one (opcode, payload)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock, self.buffer = sock, b""
+
+    def _exactly(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            data = self.sock.recv(65536)
+            assert data, "the server closed the connection"
+            self.buffer += data
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def next(self) -> tuple[int, bytes]:
+        first, second = self._exactly(2)
+        size = second & 0x7F
+        if size == 126:
+            size = int.from_bytes(self._exactly(2), "big")
+        elif size == 127:
+            size = int.from_bytes(self._exactly(8), "big")
+        return first & 0x0F, self._exactly(size)
+
+    def message(self, kind: str) -> dict[str, object]:
+        while True:
+            opcode, payload = self.next()
+            if opcode == 0x1 and json.loads(payload)["type"] == kind:
+                return dict(json.loads(payload))
+
+
+def test_messages_are_read_however_the_frames_arrive(tmp_path: Path) -> None:
+    """The server reads a client's whole text frames itself (``gate``) and leaves the rest to
+    websockets: frames written together, a frame cut into pieces, a control frame between two
+    messages and a frame over the size limit all behave as websockets alone made them."""
+    with LiveServer(f"sqlite:///{tmp_path / 'f.sqlite'}") as server:
+        with server.http() as http:
+            made = http.post("/api/tables", json={"game": "wild", "seats": 2, "name": "ann"})
+        with _upgraded(server, made.json()["code"]) as sock:
+            frames = _ServerFrames(sock)
+            hello = json.dumps({"type": "hello", "v": 1, "token": made.json()["token"]})
+            ping = {"type": "ping"}
+            sock.sendall(  # two messages in one write
+                _client_frame(hello.encode())
+                + _client_frame(json.dumps({**ping, "ref": 1}).encode())
+            )
+            assert frames.message("welcome")["seat"] == 0
+            assert frames.message("pong")["ref"] == 1
+            cut = _client_frame(json.dumps({**ping, "ref": 2}).encode())
+            for piece in (cut[:1], cut[1:3], cut[3:9], cut[9:]):  # one message in four reads
+                sock.sendall(piece)
+                time.sleep(0.05)
+            assert frames.message("pong")["ref"] == 2
+            sock.sendall(  # a control frame between messages: answered, in order
+                _client_frame(json.dumps({**ping, "ref": 3}).encode())
+                + _client_frame(b"are you there", opcode=0x9)
+                + _client_frame(json.dumps({**ping, "ref": 4}).encode())
+            )
+            assert frames.message("pong")["ref"] == 3
+            assert frames.next() == (0xA, b"are you there")
+            assert frames.message("pong")["ref"] == 4
+            sock.sendall(_client_frame(b" " * 70_000))  # over the frame limit: closed, 1009
+            opcode, payload = frames.next()
+            while opcode != 0x8:
+                opcode, payload = frames.next()
+            assert int.from_bytes(payload[:2], "big") == 1009

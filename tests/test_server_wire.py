@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from unittest.mock import patch
 
 import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 from websockets.frames import Frame, Opcode
+from websockets.protocol import SERVER, Protocol
 
 from bestiary.core.game import get_game, redacted
-from bestiary.server.wire import change_messages, state_message, text_frame
+from bestiary.server.gate import _between_frames
+from bestiary.server.wire import change_messages, client_texts, state_message, text_frame
 
 
 @given(st.text(max_size=70_000))
@@ -75,3 +78,50 @@ def test_each_move_sends_each_seat_its_own_view_and_only_actors_legal_actions() 
                 assert message["legal"] == [a.to_event() for a in legal]
                 if seat.name is not None and seat.name not in state.actors:
                     assert message["legal"] == []
+
+
+def _masked(frame: Frame, mask: bytes) -> bytes:
+    """``frame`` as a client sends it, with the mask ``mask``."""
+    with patch("secrets.token_bytes", return_value=mask):
+        return frame.serialize(mask=True)
+
+
+MASKS = st.binary(min_size=4, max_size=4)
+
+
+@given(st.lists(st.text(max_size=300), min_size=1, max_size=4), MASKS)
+def test_whole_text_frames_read_as_websockets_reads_them(texts: list[str], mask: bytes) -> None:
+    data = b"".join(_masked(Frame(Opcode.TEXT, t.encode()), mask) for t in texts)
+    assert client_texts(data, 1 << 20) == texts
+    websockets_reads = Protocol(SERVER)
+    websockets_reads.receive_data(data[:1])
+    assert not _between_frames(websockets_reads.parser)  # inside a frame: left to websockets
+    websockets_reads.receive_data(data[1:])
+    frames = websockets_reads.events_received()
+    assert [bytes(f.data).decode() for f in frames if isinstance(f, Frame)] == texts
+    assert _between_frames(websockets_reads.parser) and not websockets_reads.reader.buffer
+
+
+@given(st.text(min_size=1, max_size=300), MASKS, st.data())
+def test_anything_but_whole_text_frames_is_left_to_websockets(
+    text: str, mask: bytes, data: st.DataObject
+) -> None:
+    payload = text.encode()
+    whole = _masked(Frame(Opcode.TEXT, payload), mask)
+    cut = data.draw(st.integers(1, len(whole) - 1))
+    others = [
+        whole[:cut],  # a frame cut across two reads
+        whole + whole[:cut],
+        _masked(Frame(Opcode.TEXT, payload, fin=False), mask),  # a fragment
+        _masked(Frame(Opcode.BINARY, payload), mask),
+        _masked(Frame(Opcode.PING, payload[:125]), mask),
+        whole + _masked(Frame(Opcode.CLOSE, b"\x03\xe8"), mask),
+        Frame(Opcode.TEXT, payload).serialize(mask=False),  # unmasked: refused by websockets
+        bytes([whole[0] | 0x40]) + whole[1:],  # RSV1: an extension nobody negotiated
+    ]
+    for other in others:
+        assert client_texts(other, 1 << 20) is None
+    assert client_texts(whole, len(payload) - 1) is None  # too large: websockets says so
+    assert client_texts(whole, len(payload)) == [text]
+    bad = _masked(Frame(Opcode.TEXT, b"\xff" + payload), mask)  # not UTF-8
+    assert client_texts(bad, 1 << 20) is None

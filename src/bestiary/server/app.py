@@ -123,9 +123,7 @@ def create_app(
     defaults = settings or TableSettings()
     limits = server or ServerSettings()
     holder: dict[str, Lobby] = {}
-    quotas = AddressLimits(
-        limits, lambda address: sum(t.seats_of(address) for t in lobby().tables.values())
-    )
+    quotas = AddressLimits(limits, lambda address: lobby().tables.held(address))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

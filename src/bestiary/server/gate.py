@@ -27,9 +27,10 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import OPEN
+from websockets.streams import StreamReader
 
 from bestiary.server.buckets import client_key
-from bestiary.server.wire import text_frame
+from bestiary.server.wire import client_texts, text_frame
 
 log = logging.getLogger("bestiary.server")
 
@@ -125,6 +126,25 @@ class Gate:
                 del self._per_address[entry.address]
 
 
+def _between_frames(parser: Any) -> bool:
+    """Whether websockets' parser (a generator) waits for the first byte of a frame: suspended,
+    innermost, in its stream's ``at_eof`` (inside a frame it waits in ``read_exact``)."""
+    inner = parser
+    while inner.gi_yieldfrom is not None:
+        inner = inner.gi_yieldfrom
+    return inner is not parser and inner.gi_code is _AT_EOF
+
+
+_AT_EOF = StreamReader.at_eof.__code__
+
+
+def _largest(message: int | None, fragment: int | None) -> int | None:
+    """The largest frame websockets accepts, as its parser works it out between messages."""
+    if message is None:
+        return fragment
+    return message if fragment is None else min(message, fragment)
+
+
 def gated_protocols(
     gate: Gate, header_timeout: float
 ) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
@@ -149,9 +169,40 @@ def gated_protocols(
         def read_with(self, reader: Callable[[str | bytes], None] | None) -> None:
             self._reader = reader
 
+        # websockets' parser is known to stand between frames with nothing buffered (it has read
+        # nothing since it was last found so), and the largest frame it takes
+        _between = False
+        _frame_limit: int | None = None
+
         def data_received(self, data: bytes) -> None:
-            super().data_received(data)  # may write: pongs, closing frames, direct sends
+            texts = self._whole_texts(data)
+            if texts is None:
+                self._between = False
+                super().data_received(data)  # may write: pongs, closing frames, direct sends
+            else:
+                for text in texts:
+                    self._deliver(text)
             self._cut_if_behind()
+
+        def _whole_texts(self, data: bytes) -> list[str] | None:
+            """The messages of ``data`` read here, without websockets' parser and its frame
+            objects, when it is only whole text frames (a client's actions) and websockets'
+            parser stands between two frames with nothing buffered, so that nothing it would
+            see differently is skipped; None: websockets reads ``data``."""
+            conn = self.conn
+            if self._reader is None or self.close_sent or conn.state is not OPEN:
+                return None
+            if not self._between:
+                if (
+                    conn.extensions
+                    or conn.current_size is not None  # inside a fragmented message
+                    or conn.reader.buffer
+                    or not _between_frames(conn.parser)
+                ):
+                    return None
+                self._between = True
+                self._frame_limit = _largest(conn.max_message_size, conn.max_fragment_size)
+            return client_texts(data, self._frame_limit)
 
         def handle_ping(self) -> None:
             if not self._cut_if_behind():
@@ -183,6 +234,19 @@ def gated_protocols(
                     self.conn.send_close(1007)  # as uvicorn does: invalid UTF-8 in a text frame
                     self.handle_parser_exception()
                     return
+            self._deliver(message)
+
+        def _deliver(self, message: str | bytes) -> None:
+            """One whole message to the app: its reader, or ASGI's queue (as uvicorn does)."""
+            reader = self._reader
+            if self.close_sent:
+                return  # as uvicorn does: past the close, messages are dropped
+            if reader is None or not self.queue.empty():
+                if isinstance(message, str):
+                    self.queue.put_nowait({"type": "websocket.receive", "text": message})
+                else:
+                    self.queue.put_nowait({"type": "websocket.receive", "bytes": message})
+                return
             try:
                 reader(message)
             except Exception:  # a bug in one message's handling must not end the connection

@@ -14,6 +14,7 @@ from bestiary.core.errors import BadOption, RecordError
 from bestiary.core.game import game_names, get_game, redacted, replay
 from bestiary.core.info import GameInfo
 from bestiary.server.decks import DeckShelf
+from bestiary.server.live_tables import LiveTables
 from bestiary.server.settings import ServerSettings
 from bestiary.server.shards import CODE_ALPHABET, CODE_LENGTH
 from bestiary.server.store import Store, StoredTable
@@ -56,7 +57,7 @@ class Lobby:
         self.decks = DeckShelf(self.server.decks)
         self._sweeper: asyncio.TimerHandle | None = None
         self._jobs: set[asyncio.Future[None]] = set()
-        self.tables: dict[str, Table] = {}
+        self.tables = LiveTables()
         self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._expiring: set[str] = set()
         self.keep_finished = self.server.finished_table_seconds
@@ -85,6 +86,7 @@ class Lobby:
         table.start_actor()
 
     def _changed(self, table: Table) -> None:
+        self.tables.recount(table)  # every seat taken or given up is saved, and heard here
         if self.keeper is not None:
             self.keeper.changed(table)
         # A finished table stays in memory a while for its sockets, then lives in the store.

@@ -47,9 +47,14 @@ class Seating(TableCore):
 
     def seats_of(self, address: str) -> int:
         """Seats a person from client ``address`` holds here (an open table or a game in play)."""
+        return self.seated_addresses().count(address)
+
+    def seated_addresses(self) -> list[str]:
+        """The client address of each seat a person holds here (an open table or a game in play:
+        a finished game holds no seat)."""
         if self.status not in ("open", "playing"):
-            return 0
-        return sum(1 for s in self.seats if s.address == address and s.bot is None)
+            return []
+        return [s.address for s in self.seats if s.address is not None and s.bot is None]
 
     def remove(self, token: str, seat: int) -> None:
         """The host takes a seat back: before the start, any other seat is opened again; after

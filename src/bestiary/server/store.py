@@ -227,7 +227,7 @@ class Store:
     def __init__(self, url: str, inline: bool | None = None) -> None:
         self.url = url
         try:
-            sqlite = make_url(url).get_backend_name() == "sqlite"
+            sqlite = self._sqlite = make_url(url).get_backend_name() == "sqlite"
             self.inline = sqlite if inline is None else inline
             if sqlite:
                 self.engine: Engine = create_engine(
@@ -417,7 +417,7 @@ class Store:
 
     def _write_once(self, batch: Sequence[Write]) -> None:
         owners = self.owners
-        if owners is not None and all(kind == "event" for kind, _ in batch):
+        if (owners is not None or self._sqlite) and all(kind == "event" for kind, _ in batch):
             self._write_events(owners, [(r["code"], r["seq"], r["line"]) for _, r in batch])
             return
         with self.engine.begin() as conn:
@@ -440,23 +440,32 @@ class Store:
             if events:
                 self._insert(conn, events)
 
-    def _write_events(self, owners: Owners, events: list[tuple[str, int, str]]) -> None:
-        """Moves only (the usual group): one fenced statement, committed as it runs, by the
-        driver itself (SQLAlchemy's work per statement was most of a small group's cost)."""
+    def _write_events(self, owners: Owners | None, events: list[tuple[str, int, str]]) -> None:
+        """Moves only (the usual group), by the driver itself: a worker's one fenced statement,
+        committed as it runs, or SQLite's ``executemany`` in one transaction (SQLAlchemy's work
+        per statement was most of a small group's cost, and per row most of a large one's:
+        ``scripts/store_bench.py``)."""
         errors = self.engine.dialect.loaded_dbapi.Error
+        lost: set[str] = set()
         try:
             if self._events_conn is None:
                 conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
                 self._events_conn, driver = conn, conn.connection.driver_connection
                 assert driver is not None  # a connection just opened
                 self._events_cursor = driver.cursor()
-            lost = owners.insert_events(self._events_cursor, events)
+            cursor = self._events_cursor
+            if owners is not None:
+                lost = owners.insert_events(cursor, events)
+            else:  # (a failure leaves the transaction open: the connection is dropped below)
+                cursor.execute("BEGIN")
+                cursor.executemany(self._insert_events, events)
+                cursor.execute("COMMIT")
         except (SQLAlchemyError, OSError, errors) as exc:
             self._drop_events_conn()  # a broken connection is opened afresh at the retry
             if isinstance(exc, errors):  # as SQLAlchemy would say it: the writer retries those
                 raise DBAPIError("a group of events", None, exc) from exc
             raise
-        if lost:
+        if lost and owners is not None:
             owners.lost(lost)
 
     def _drop_events_conn(self) -> None:

@@ -12,6 +12,11 @@ from typing import Any, Protocol, TypeVar
 
 import orjson
 
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # websockets without its C part (as its own frames module falls back)
+    from websockets.utils import apply_mask
+
 from bestiary.core.game import Action, State, redacted
 from bestiary.core.records import Event
 
@@ -51,6 +56,48 @@ def text_frame(payload: bytes) -> bytes:
     if size < 65536:
         return bytes((0x81, 126, size >> 8, size & 0xFF)) + payload
     return b"\x81\x7f" + size.to_bytes(8, "big") + payload
+
+
+def client_texts(data: bytes, max_size: int | None) -> list[str] | None:
+    """The messages in ``data`` when it is nothing but whole, unfragmented, masked text frames
+    (RFC 6455, 5.2: what a client sends) of at most ``max_size`` bytes each, in valid UTF-8;
+    None for anything else (a control frame, a fragment, a frame cut across reads, a frame too
+    large, bad UTF-8), which websockets' own parser then reads, errors and all.
+
+    >>> client_texts(b'\\x81\\x84\\x00\\x00\\x00\\x00ping', 1 << 20)
+    ['ping']
+    >>> client_texts(b'\\x89\\x80\\x00\\x00\\x00\\x00', 1 << 20) is None  # a ping: websockets'
+    True
+    """
+    texts: list[str] = []
+    at, end = 0, len(data)
+    while at < end:
+        if at + 6 > end or data[at] != 0x81:  # FIN, no RSV bits, text
+            return None
+        second = data[at + 1]
+        if second < 0x80:  # not masked: websockets refuses it
+            return None
+        size = second & 0x7F
+        at += 2
+        if size == 126:
+            if at + 2 > end:
+                return None
+            size = int.from_bytes(data[at : at + 2], "big")
+            at += 2
+        elif size == 127:
+            if at + 8 > end:
+                return None
+            size = int.from_bytes(data[at : at + 8], "big")
+            at += 8
+        if (max_size is not None and size > max_size) or at + 4 + size > end:
+            return None
+        payload = apply_mask(data[at + 4 : at + 4 + size], data[at : at + 4])
+        at += 4 + size
+        try:
+            texts.append(payload.decode())
+        except UnicodeDecodeError:
+            return None
+    return texts
 
 
 # Legal actions, each as its event's JSON, made once: a state message lists every legal action
