@@ -113,15 +113,18 @@ def _rss_mb(pid: int) -> float:
 class Heard(msgspec.Struct):
     """What a client reads of a server message to act on it: the whole message is parsed (and
     must be JSON), but the view and the events, which a random player does not look at, are not
-    made into objects (they were most of the generator's decoding, and their garbage)."""
+    made into objects (they were most of the generator's decoding, and their garbage); the legal
+    actions are made into objects only when the client is about to act on them."""
 
     type: str
     ref: int | str | None = None  # an answer to the client's action with this ref
-    legal: list[dict[str, Any]] | None = None  # a state's legal actions
+    legal: msgspec.Raw = msgspec.Raw(b"")  # a state's legal actions, as JSON (empty: none sent)
     over: bool | None = None  # a state's: the game is over
 
 
 HEARD = msgspec.json.Decoder(Heard)
+LEGAL = msgspec.json.Decoder(list[dict[str, Any]])
+NOTHING = msgspec.Raw(b"[]")
 
 
 class Turns:
@@ -166,7 +169,8 @@ class Client:
         self.turns = turns  # the table's actions in flight (--movers; None: no limit)
         self.ref = 0
         self.sent_at: float | None = None
-        self.legal: list[dict[str, Any]] = []  # what its latest state lets it do
+        self.legal = NOTHING  # what its latest state lets it do, as JSON
+        self.choices: list[dict[str, Any]] | None = None  # the same, once decoded
         self.over = False
         self.queued = False  # waiting for one of the table's turns
         self.ws: LeanSocket | None = None
@@ -203,7 +207,7 @@ class Client:
     def _next(self) -> None:
         if self.stopping or time.monotonic() >= self.stop_at:
             self._finish()
-        elif self.turns is None or not self.legal:
+        elif self.turns is None or not self._choices():
             self._act()
         elif self.turns.take(self):
             if not self._act():
@@ -228,13 +232,13 @@ class Client:
         kind = message.type
         answered = False
         if kind == "state":
-            if message.legal is None or message.over is None:
+            if not message.legal or message.over is None:
                 raise ValueError("a state message without its legal actions or over")
             if self.sent_at is not None and message.ref == self.ref:
                 self.level.latencies.append(time.perf_counter() - self.sent_at)
                 self.level.moves += 1
                 self.sent_at, answered = None, True
-            self.legal = message.legal
+            self.legal, self.choices = message.legal, None
             self.over = message.over
         elif kind == "error":
             if message.ref == self.ref and self.sent_at is not None:
@@ -246,9 +250,14 @@ class Client:
             self.turns.give_back()  # its action in flight held one of the table's turns
         return kind == "state" and self.over
 
+    def _choices(self) -> list[dict[str, Any]]:
+        if self.choices is None:
+            self.choices = LEGAL.decode(self.legal)
+        return self.choices
+
     def _act(self) -> bool:
         """Send a random legal action (a meeting when one is open); False if there is none."""
-        legal = self.legal
+        legal = self._choices()
         if not legal or self.ws is None:
             return False
         meets = [a for a in legal if a["do"] == "meet"]
