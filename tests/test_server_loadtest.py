@@ -17,7 +17,9 @@ from bestiary.cli import app
 from bestiary.server.leanhttp import LeanHTTP, LobbyError
 from bestiary.server.leansocket import LeanSocket, lean_connect
 from bestiary.server.live import LiveServer
-from bestiary.server.loadtest import Client, Level, Turns, _finish_plays
+from bestiary.server.loadtest import Client, Level, Turns, _finish_plays, _run, _run_level
+from bestiary.server.settings import ServerSettings
+from bestiary.server.table import TableSettings
 
 
 class FakeSocket:
@@ -327,3 +329,22 @@ def test_the_lean_socket_ends_on_a_masked_frame_from_the_server() -> None:
     assert heard == [None]
     assert _client_frames(wire.written) == [(0x8, (1002).to_bytes(2, "big"))]
     assert wire.closed
+
+
+def test_a_level_against_the_real_server_counts_every_answered_move(tmp_path: Path) -> None:
+    """The whole generator, for a short level of each game (wild with one action in flight a
+    table): every move counted has its latency, no table fails, the idle probe is answered, and
+    critters' tables play games to their end and are replaced through the lobby."""
+    limits = ServerSettings(
+        max_connections=5000, max_per_address=5000, tables_per_minute=1e6, joins_per_minute=1e6,
+        seats_per_address=10**6,
+    )  # fmt: skip
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    with LiveServer(db, TableSettings(grace_seconds=3600), rate=5000.0, server=limits) as server:
+        critters = _run(_run_level(server.url, "critters", 3, 3.0, []))
+        wild = _run(_run_level(server.url, "wild", 2, 2.0, [], movers=1))
+    for level in (critters, wild):
+        assert (level.errors, level.stuck) == (0, [])
+        assert level.moves > 0 and len(level.latencies) == level.moves
+        assert level.probe
+    assert critters.games >= 1
