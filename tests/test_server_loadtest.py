@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import time
 from collections.abc import Callable
 from itertools import pairwise
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import orjson
+import pytest
 from typer.testing import CliRunner
 
 from bestiary.cli import app
@@ -348,3 +350,11 @@ def test_a_level_against_the_real_server_counts_every_answered_move(tmp_path: Pa
         assert level.moves > 0 and len(level.latencies) == level.moves
         assert level.probe
     assert critters.games >= 1
+
+
+def test_bench_server_without_msgspec_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "msgspec", None)  # as if not installed
+    monkeypatch.delitem(sys.modules, "bestiary.server.loadtest")
+    result = CliRunner().invoke(app, ["bench", "server", "--tables", "1"])
+    assert result.exit_code != 0
+    assert "bench server needs msgspec: pip install 'bestiary[bench]'" in result.output
