@@ -5,9 +5,9 @@ and written here.
 The load generator has one core for 800 clients. With the library's asyncio client each message
 cost several task switches (its reader task, the assembler, the caller), and at 200 tables the
 generator, not the server, was the limit (its core at 96%). Then websockets' Python frame parser
-(a generator per frame, a ``Frame`` object, its checks) was a tenth of the generator's time.
-Here, once the handshake is done, the server's frames (unmasked, never compressed: ``bestiary
-serve`` negotiates no extension) are cut from the transport's bytes in its callback, and each
+(a generator per frame, a ``Frame`` object, its checks) was a seventh of the generator's time.
+Here, once the handshake is done, the server's frames (unmasked, never compressed: this client
+offers no extension) are cut from the transport's bytes in its callback, and each
 text message is handed to a listener there (``listen``) or to a queue for ``async for``. A sent
 frame is masked as RFC 6455 asks (a fresh random key each) and written to the transport.
 """
