@@ -179,7 +179,12 @@ def bench_command(
     from bestiary.bench import bench_engine
 
     if game == "server":
-        from bestiary.server.loadtest import run_server_bench
+        try:
+            from bestiary.server.loadtest import run_server_bench
+        except ModuleNotFoundError as err:
+            if err.name != "msgspec":
+                raise
+            raise _fail("bench server needs msgspec: pip install 'bestiary[bench]'") from None
 
         served = list(game_names()) if of == "both" else [_check_game(of)]
         try:
