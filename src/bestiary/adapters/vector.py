@@ -9,13 +9,14 @@ N single envs), with less per step:
 
 - no dict per game: observations and masks are written into preallocated batch arrays,
   read straight from the game state (``counts`` / ``observe_state``: the view's own
-  read-outs, tested equal to encoding the view);
+  read-outs, tested equal to encoding the view); critters keeps each game's counts and mask
+  in bytearrays and copies them into the batch once per step;
 - critters (``TurnGames`` with its own step): the learner's legal actions are generated once
   per step (they make the mask and say what an id means), legal moves are applied without
   being checked again (``CrittersState.play_legal``), and opponents are played by the loop the
   ``Match`` driver runs in this setting (the learner acts at once, the opponents in turn,
-  reshuffles sampled with the table's RNG), handed a view that is built only if the bot reads
-  it;
+  reshuffles sampled with the table's RNG, seeded when the first is due), handed a view that
+  is built only if the bot reads it;
 - wild is real-time, so not a ``TurnGames``: one step is one tick for every seat, and every
   tick is still the core ``Match``'s (``TickedWild.play_tick``), the real-time clock not
   re-implemented. It shares the base (batch buffers, seeding, autoreset); its flag is
