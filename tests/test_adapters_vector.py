@@ -92,6 +92,8 @@ def _single_envs(game: str, n: int, kwargs: dict[str, Any]) -> list[Any]:
     return [cls(**kwargs) for _ in range(n)]
 
 
+_BIG_DECK = {"fox": 100, "owl": 100, "frog": 100, "wild": 6, "no": 6, "hop_over": 5}
+
 CASES = [
     ("critters", {"players": 2, "opponents": "random"}),
     ("critters", {"players": 3, "opponents": ["greedy", "random"], "seat": 1}),
@@ -99,6 +101,8 @@ CASES = [
     # Four players empty the Draw Pile: reshuffles, sampled with the table's RNG.
     ("critters", {"players": 4, "opponents": "random", "seat": 2}),
     ("critters", {"players": 2, "opponents": "random", "options": variant_options("tiny")}),
+    # A Draw Pile of more than 255 cards: counts that do not fit the env's byte per entry.
+    ("critters", {"players": 2, "opponents": "random", "options": {"deck": _BIG_DECK}}),
     ("wild", {"players": 4, "opponents": "random", "quiet_ticks": 40}),
     ("wild", {"players": 3, "opponents": ["reader", "honest"], "seat": 2, "max_ticks": 60}),
 ]

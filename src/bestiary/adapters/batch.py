@@ -16,8 +16,14 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 
 
-def write_nonzero(row: MutableSequence[float], counts: list[int]) -> None:
-    """Write ``counts``' non-zero entries into ``row`` (zeroed), at the same positions."""
-    for j, value in enumerate(counts):
+def write_nonzero(row: MutableSequence[float] | bytearray, counts: list[int]) -> None:
+    """Write ``counts``' non-zero entries into ``row`` (zeroed), at the same positions.
+
+    A ``bytearray`` takes an item for half a memoryview row's cost (critters' vector env
+    keeps its observations in them, copied into its batch once per step); it refuses a count
+    over 255 with ValueError.
+    """
+    for j in range(len(counts)):
+        value = counts[j]
         if value:
             row[j] = value

@@ -362,18 +362,20 @@ class CrittersEncoding:
         read from the state: the read-outs the view is made of (the player's own hand, the
         public table), without building the JSON-shaped view.
 
-        The vector env's fast path (``batch.write_nonzero`` puts it in its batch row). Tested
-        equal to ``observe`` on random games (``tests/test_adapters_vector.py``).
+        The vector env's fast path (``batch.gather_nonzero`` takes its entries for the batch).
+        Tested equal to ``observe`` on random games (``tests/test_adapters_vector.py``). Items
+        are counted as ``x[j] = x[j] + 1``: compiled, ``x[j] += 1`` is a generic addition.
         """
         out = [0] * self.obs_size
         ci, ki = self.card_index, self.kind_index
         n, size, k = self.n, self.s, self.k
         me = self.seat[player]
         for card in state.hand_at(me):
-            out[ci[card]] += 1
-        for j in range(n):
-            seat = (me + j) % n
-            at = self._seat_at[j]  # hand size, then critters, wilds, full, full with wild: k each
+            j = ci[card]
+            out[j] = out[j] + 1
+        for step in range(n):
+            seat = (me + step) % n
+            at = self._seat_at[step]  # hand size; critters, wilds, full, full with wild: k each
             out[at] = len(state.hand_at(seat))
             full_kinds = 0  # a bit per kind
             for kind_name, cards in state.tableau_at(seat):
@@ -384,12 +386,16 @@ class CrittersEncoding:
                         wilds += 1
                 if len(cards) == size:
                     full_kinds |= 1 << kind
-                    out[at + 1 + 2 * k + kind] += 1
+                    j = at + 1 + 2 * k + kind
+                    out[j] = out[j] + 1
                     if wilds:
-                        out[at + 1 + 3 * k + kind] += 1
+                        j = at + 1 + 3 * k + kind
+                        out[j] = out[j] + 1
                 else:
-                    out[at + 1 + kind] += len(cards) - wilds
-                    out[at + 1 + k + kind] += wilds
+                    j = at + 1 + kind
+                    out[j] = out[j] + len(cards) - wilds
+                    j = at + 1 + k + kind
+                    out[j] = out[j] + wilds
             distinct = 0
             while full_kinds:
                 distinct += full_kinds & 1
@@ -398,7 +404,8 @@ class CrittersEncoding:
         out[self._draw_at] = state.draw_pile_size
         centre = self._centre_at
         for card in state.centre_pile:
-            out[centre + ci[card]] += 1
+            j = centre + ci[card]
+            out[j] = out[j] + 1
         turn, awaiting = state.turn, state.awaiting
         if turn is not None:
             out[self._turn_at + (self.seat[turn] - me) % n] = 1

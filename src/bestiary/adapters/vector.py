@@ -9,13 +9,14 @@ N single envs), with less per step:
 
 - no dict per game: observations and masks are written into preallocated batch arrays,
   read straight from the game state (``counts`` / ``observe_state``: the view's own
-  read-outs, tested equal to encoding the view);
+  read-outs, tested equal to encoding the view); critters keeps each game's counts and mask
+  in bytearrays and copies them into the batch once per step;
 - critters (``TurnGames`` with its own step): the learner's legal actions are generated once
   per step (they make the mask and say what an id means), legal moves are applied without
   being checked again (``CrittersState.play_legal``), and opponents are played by the loop the
   ``Match`` driver runs in this setting (the learner acts at once, the opponents in turn,
-  reshuffles sampled with the table's RNG), handed a view that is built only if the bot reads
-  it;
+  reshuffles sampled with the table's RNG, seeded when the first is due), handed a view that
+  is built only if the bot reads it;
 - wild is real-time, so not a ``TurnGames``: one step is one tick for every seat, and every
   tick is still the core ``Match``'s (``TickedWild.play_tick``), the real-time clock not
   re-implemented. It shares the base (batch buffers, seeding, autoreset); its flag is
@@ -33,7 +34,7 @@ step).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,7 @@ from bestiary.core.agent import Agent
 from bestiary.core.driver import BotFault
 from bestiary.core.errors import IllegalAction
 from bestiary.critters import CrittersState
+from bestiary.critters.actions import CrittersAction
 from bestiary.wild import WildAction
 
 
@@ -72,77 +74,135 @@ class CrittersVectorEnv(TurnGames[CrittersEnv, CrittersEncoding]):
         self._states: list[CrittersState] = []
         self._opponents: list[Mapping[str, Agent]] = [{} for _ in envs]
         self._moves = [0] * self.num_envs
-        self._legal: list[dict[int, Any]] = [{} for _ in envs]
-        self._rngs = [random.Random(0) for _ in envs]
+        # The learner's legal actions and their ids, in the same order (none once it ended).
+        self._legal: list[list[CrittersAction]] = [[] for _ in envs]
+        self._legal_ids: list[list[int]] = [[] for _ in envs]
+        self._chance = [Reshuffles(0) for _ in envs]
         self._ids: dict[int, tuple[Any, int]] = {}  # id(action) -> (action, its id)
+        # Each game's observation (counts, a byte each) and mask, kept in bytearrays until the
+        # step returns, then copied into the batch arrays at once (``_observations``): an item
+        # written into a bytearray costs half what one into a NumPy row does.
+        enc = self.encoding
+        self._kept_obs: list[bytearray] = [bytearray(enc.obs_size) for _ in envs]
+        self._kept_mask: list[bytes | bytearray] = [bytes(enc.size) for _ in envs]
+        self._every_id_bytes = b"\x01" * enc.size
+        self._wide: dict[int, list[int]] = {}  # games with a count over 255 (a huge deck)
 
     def _reset(self, i: int, seed: int | None, options: dict[str, Any] | None) -> None:
         # The single env's deal; then the opponents play up to the learner, as in its reset.
         env = self.envs[i]
-        rng = self._rngs[i] = random.Random(env.deal(seed, options))
+        chance = self._chance[i] = Reshuffles(env.deal(seed, options))
         state = env.game_state
         _place(self._states, i, state)
         opponents = self._opponents[i] = env._opponents
-        _settle(state, rng)
+        chance.settle(state)
         self._moves[i] = moves = _play_opponents(
-            state, self.learner, opponents, rng, 0, self.max_moves
+            state, self.learner, opponents, chance, 0, self.max_moves
         )
         if state.is_over or moves >= self.max_moves:  # over before the learner's turn
-            self.encoding.observe_state(state, self.learner, self._obs_row(i))
+            self._count(i, state)
             self._end(i, ())
-            self._legal[i] = {}
+            self._legal[i] = []
+            self._legal_ids[i] = []
             return
         self._observe(i, state)
 
     def _observe(self, i: int, state: CrittersState) -> None:
         """Game i's observation and, while it goes on, the learner's legal ids."""
         enc = self.encoding
-        write_nonzero(self._obs_row(i), enc.counts(state, self.learner))
-        row = self._mask_row(i)
+        self._count(i, state)
+        mask = self._kept_mask[i] = bytearray(enc.size)
         cache = self._ids
-        choices = {}
-        for a in state.legal_actions(self.learner):
+        legal = state.legal_actions_once(self.learner)
+        ids = []
+        for a in legal:
             # By identity: actions are interned, and hashing a dataclass costs more.
             hit = cache.get(id(a))
             if hit is None or hit[0] is not a:
                 if len(cache) > 100_000:
                     cache.clear()
                 hit = cache[id(a)] = (a, enc.action_id(a))
-            choices[hit[1]] = a
-            row[hit[1]] = 1
-        self._legal[i] = choices
+            ids.append(hit[1])
+            mask[hit[1]] = 1
+        self._legal[i] = legal
+        self._legal_ids[i] = ids
+
+    def _count(self, i: int, state: CrittersState) -> None:
+        """Game i's observation, kept for ``_observations``."""
+        counts = self.encoding.counts(state, self.learner)
+        kept = self._kept_obs[i] = bytearray(len(counts))
+        if self._wide:
+            self._wide.pop(i, None)
+        try:
+            write_nonzero(kept, counts)
+        except ValueError:  # a count over 255: this row is written into the batch itself
+            self._kept_obs[i] = bytearray(len(counts))
+            self._wide[i] = counts
+
+    def _end(self, i: int, winners: Sequence[str]) -> None:
+        super()._end(i, winners)
+        self._kept_mask[i] = self._every_id_bytes
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        n = self.num_envs
+        enc = self.encoding
+        counted = np.frombuffer(b"".join(self._kept_obs), dtype=np.uint8)
+        np.copyto(self._obs, counted.reshape(n, enc.obs_size))
+        for i, counts in self._wide.items():
+            write_nonzero(self._obs_rows[i], counts)
+        allowed = np.frombuffer(b"".join(self._kept_mask), dtype=np.int8)
+        np.copyto(self._mask, allowed.reshape(n, enc.size))
+        return super()._observations()
 
     def _step(self, i: int, action_id: int) -> None:
         state = self._states[i]
-        action = self._legal[i].get(action_id)
+        action: CrittersAction | None = None
+        for j, legal_id in enumerate(self._legal_ids[i]):
+            if legal_id == action_id:
+                action = self._legal[i][j]
+                break
         if action is None:
-            write_nonzero(self._obs_row(i), self.encoding.counts(state, self.learner))
+            self._count(i, state)
             self._refuse(i)
             return
-        rng = self._rngs[i]
+        chance = self._chance[i]
         state.play_legal(action)
-        _settle(state, rng)
+        chance.settle(state)
         moves = self._moves[i] + 1
-        moves = _play_opponents(state, self.learner, self._opponents[i], rng, moves, self.max_moves)
+        opponents = self._opponents[i]
+        moves = _play_opponents(state, self.learner, opponents, chance, moves, self.max_moves)
         self._moves[i] = moves
         over = state.is_over
         if self._finish(i, over, state.winners() if over else (), moves):
-            write_nonzero(self._obs_row(i), self.encoding.counts(state, self.learner))
+            self._count(i, state)
         else:
             self._observe(i, state)
 
 
-def _settle(state: CrittersState, rng: Any) -> None:
-    """Reshuffles due now, sampled with the table's RNG (what ``Match`` does after a move)."""
-    while state.chance_due and not state.is_over:
-        state.apply(state.chance_outcome(rng))
+class Reshuffles:
+    """A table's reshuffles, sampled with its RNG as the ``Match`` samples them after a move.
+
+    The RNG is seeded when the first reshuffle is due: most games never reshuffle, and seeding
+    a ``random.Random`` cost a sixth of a new deal (about 25,000 instructions, callgrind).
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng: random.Random | None = None
+
+    def settle(self, state: CrittersState) -> None:
+        """The reshuffles due now."""
+        while state.chance_due and not state.is_over:
+            if self.rng is None:
+                self.rng = random.Random(self.seed)
+            state.apply(state.chance_outcome(self.rng))
 
 
 def _play_opponents(
     state: CrittersState,
     learner: str,
     opponents: Mapping[str, Agent],
-    rng: Any,
+    chance: Reshuffles,
     moves: int,
     max_moves: int,
 ) -> int:
@@ -152,7 +212,7 @@ def _play_opponents(
         player = state.to_act
         if player is None or player == learner:
             break
-        legal = state.legal_actions(player)
+        legal = state.legal_actions_once(player)
         action = opponents[player].act(LazyView(state, player), legal)
         if action is None:
             raise BotFault(f"bot for {player} made no move when it had to")
@@ -166,7 +226,7 @@ def _play_opponents(
                     f"bot for {player} played {action!r}, which is refused: {err}"
                 ) from None
         moves += 1
-        _settle(state, rng)
+        chance.settle(state)
     return moves
 
 

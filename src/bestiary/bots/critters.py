@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bestiary.core.agent import register_bot
+from bestiary.core.chance import pick
 from bestiary.critters.actions import (
     Allow,
     Complete,
@@ -62,7 +63,8 @@ class RandomBot(CritterBot):
     """Uniformly random legal moves."""
 
     def choose(self, view: View, moves: list[Any]) -> Any:
-        return self.rng.choice(moves)
+        # rng.choice's draws, compiled (the stdlib's choice is interpreted Python)
+        return pick(self.rng, moves)
 
 
 class Position:
@@ -209,14 +211,14 @@ def greedy_move(moves: list[Any], pos: Position, rng: random.Random) -> Any:
     """The best-scoring move (ties broken at random)."""
     scored = [(score_move(m, pos), m) for m in moves]
     best = max(score for score, _ in scored)
-    return rng.choice([m for score, m in scored if score == best])
+    return pick(rng, [m for score, m in scored if score == best])
 
 
 def greedy_playout(state: CrittersState, actor: str, rng: random.Random) -> Any:
     """ISMCTS playout policy: greedy play (``PLAYOUT_NOISE``: the share of random moves)."""
     moves = state.legal_actions(actor)
     if PLAYOUT_NOISE and rng.random() < PLAYOUT_NOISE:
-        return rng.choice(moves)
+        return pick(rng, moves)
     return greedy_move(moves, Position.from_state(state, actor), rng)
 
 

@@ -145,7 +145,8 @@ def turn_moves(
     at = t.card_at
     cnt = [0] * len(t.card_order)
     for c in hand:
-        cnt[at[c]] += 1
+        j = at[c]
+        cnt[j] = cnt[j] + 1  # compiled, `cnt[j] += 1` is a generic Python addition
     wilds = cnt[t.wild_at]
     last = size - 1
     inc: list[CardSet] = []  # the incomplete sets, oldest first

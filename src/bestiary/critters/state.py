@@ -8,7 +8,7 @@ made). The Draw Pile is stored top *last* so that drawing is a cheap ``pop()``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from typing import Any, Final, Self
 
@@ -266,12 +266,15 @@ class CrittersState:
     def hand_size(self, player: str) -> int:
         return len(self._hands[self._t.seat[player]])
 
-    def hand_at(self, seat: int) -> Sequence[str]:
-        """The hand of ``seat`` (an index), read-only: for the refusals."""
+    def hand_at(self, seat: int) -> list[str]:
+        """The hand of ``seat`` (an index): the state's own list, to read and never change (for
+        the refusals and the encoders; a list, not a Sequence, so compiled readers iterate it
+        natively)."""
         return self._hands[seat]
 
-    def tableau_at(self, seat: int) -> Sequence[CardSet]:
-        """The sets in front of ``seat``, oldest first, read-only: for the refusals."""
+    def tableau_at(self, seat: int) -> list[CardSet]:
+        """The sets in front of ``seat``, oldest first: the state's own list, to read and never
+        change (as ``hand_at``)."""
         return self._tabs[seat]
 
     def tableau(self, player: str) -> list[dict[str, Any]]:
@@ -289,15 +292,20 @@ class CrittersState:
         ]
 
     def _memo(self, key: tuple[str, int], make: Callable[[], Any]) -> Any:
-        """``make()``, kept until the state changes: every change appends to the log, so its
-        length dates what is kept."""
+        """``make()``, kept until the state changes."""
+        kept = self._kept()
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = make()
+        return found
+
+    def _kept(self) -> dict[tuple[str, int], Any]:
+        """What is kept for this state: every change appends to the log, so its length dates
+        what is kept."""
         if self._memo_at != len(self._log):
             self._memo_at = len(self._log)
             self._memos = {}
-        found = self._memos.get(key)
-        if found is None:
-            found = self._memos[key] = make()
-        return found
+        return self._memos
 
     @property
     def draw_pile(self) -> list[str]:
@@ -417,11 +425,27 @@ class CrittersState:
             return []
         return self.legal_at(seat)
 
+    def legal_actions_once(self, player: str) -> list[CrittersAction]:
+        """``legal_actions``, made anew and not kept: for a caller that asks once per position
+        (``bestiary.adapters.vector``: the learner's mask, a random opponent's pick), where
+        keeping them cost more than making them again would save."""
+        seat = self._t.seat.get(player)
+        if seat is None or self._winners is not None or self._chance:
+            return []
+        return self._legal_now(seat)
+
     def legal_at(self, p: int) -> list[CrittersAction]:
         """``legal_actions`` by seat index (the refusals' and the playout's hot path).
 
-        Kept until the state changes (a fresh list is returned each time)."""
-        acts: list[CrittersAction] = self._memo(("legal", p), partial(self._legal_now, p))
+        Kept until the state changes (a fresh list is returned each time). Not through
+        ``_memo``: compiled, its ``partial`` is a call through Python objects, and a learner
+        (``bestiary.adapters.vector``) asks once per position, so that call was most of the
+        cost of keeping."""
+        kept = self._kept()
+        key = ("legal", p)
+        acts: list[CrittersAction] | None = kept.get(key)
+        if acts is None:
+            acts = kept[key] = self._legal_now(p)
         return acts[:]
 
     def _legal_now(self, p: int) -> list[CrittersAction]:
