@@ -341,7 +341,8 @@ class Store:
         try:
             await loop.create_future()  # until cancelled (shutdown)
         finally:
-            self._loop = None  # from now on close() commits what is left
+            if self._loop is loop:  # from now on close() commits what is left
+                self._loop = None
 
     async def _write_inline(self) -> None:
         delay = RETRY_FIRST
