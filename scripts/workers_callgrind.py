@@ -135,14 +135,24 @@ class Run:
     playing: list[int] = field(default_factory=list)  # each worker's, playing them out
     nginx: tuple[int, int] = (0, 0)  # opening, playing
     digest: str = ""
+    held: float = 0.0  # instructions per worker-second with the tables open and no move (--hold)
     dumps: list[Path] = field(default_factory=list)  # the workers' play (idle: wait) dumps
 
 
 def one_run(
-    db: str, count: int, of: str, tables: int, seconds: float, lease: float, seed: int, out: Path
+    db: str,
+    count: int,
+    of: str,
+    tables: int,
+    seconds: float,
+    lease: float,
+    seed: int,
+    out: Path,
+    hold: float = 0.0,
 ) -> Run:
     """Open ``tables`` seeded tables, then play every game out, counting each phase apart
-    (``tables`` 0: no load at all for ``seconds``: what idle workers cost)."""
+    (``tables`` 0: no load at all for ``seconds``: what idle workers cost; ``hold``: that many
+    seconds counted between the two, the tables open and no move made)."""
     out.mkdir(parents=True)
     Counted.wrap = callgrind(out)
     find_nginx = workers.find_nginx
@@ -167,14 +177,22 @@ def one_run(
             def opened() -> None:
                 run.opening = [instructions(pid, out, 1) for pid in procs]
                 counted[:] = [sum(instructions(pid, out, 1) for pid in nginx), group_commits(db)]
+                if hold:
+                    began = time.monotonic()
+                    time.sleep(hold)
+                    held = sum(instructions(pid, out, 2) for pid in procs)
+                    run.held = held / count / (time.monotonic() - began)
+                    for pid in nginx:
+                        instructions(pid, out, 2)
 
             run.moves, run.seconds = asyncio.run(
                 open_and_play(cluster.url, of, tables, seed, opened)
             )
             run.commits = group_commits(db) - counted[1]
-            run.playing = [instructions(pid, out, 2) for pid in procs]
-            run.nginx = (counted[0], sum(instructions(pid, out, 2) for pid in nginx))
-            run.dumps = [out / f"callgrind.{pid}.2" for pid in procs]
+            last = 3 if hold else 2
+            run.playing = [instructions(pid, out, last) for pid in procs]
+            run.nginx = (counted[0], sum(instructions(pid, out, last) for pid in nginx))
+            run.dumps = [out / f"callgrind.{pid}.{last}" for pid in procs]
             run.digest = games_digest(db)
         else:
             began = time.monotonic()
@@ -210,7 +228,7 @@ def report(run: Run, tables: int, idle: float) -> str:
         f"{run.moves / max(run.commits, 1):.2f} moves per group commit ({run.commits:,}); "
         f"per table opened, workers {sum(run.opening) / tables:,.0f}, "
         f"nginx {run.nginx[0] / tables:,.0f}"
-    )
+    ) + (f"; tables held open: {run.held:,.0f} per worker-second" if run.held else "")
 
 
 def main() -> None:
@@ -219,6 +237,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10, help="seeded tables, one game each")
     parser.add_argument("--seed", type=int, default=1, help="table n is dealt from seed + n")
     parser.add_argument("--idle", type=float, default=0.0, help="seconds of idle count first")
+    parser.add_argument(
+        "--hold", type=float, default=0.0, help="seconds counted with the tables open, no move"
+    )
     parser.add_argument("--of", default="critters")
     parser.add_argument("--workers", default="1,2", help="worker counts to compare")
     parser.add_argument("--lease", type=float, default=120.0, help="seconds (callgrind is slow)")
@@ -242,7 +263,9 @@ def main() -> None:
                 db = pg.database(f"counted_{round_}_{count}")
                 Store(db).close()
                 here = out / f"round{round_ + 1}-{count}w"
-                run = one_run(db, count, args.of, args.tables, 0.0, args.lease, args.seed, here)
+                run = one_run(
+                    db, count, args.of, args.tables, 0.0, args.lease, args.seed, here, args.hold
+                )
                 print(f"round {round_ + 1}: {report(run, args.tables, idle)}", flush=True)
                 print(uptime(), flush=True)
                 runs.setdefault(count, []).append(run)
