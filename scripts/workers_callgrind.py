@@ -10,7 +10,8 @@ games' digest says so). Counters are zeroed once all are up (``callgrind_control
 when the tables are open (``-d``; a dump zeroes them) and again when the last game has ended:
 instructions per table opened and per move played, by worker and of nginx. ``--idle`` first
 counts one worker with no load at all for that many seconds: what a worker costs per second
-whatever it serves, which the play's per-move figure holds ``workers x seconds`` of. Leases are
+whatever it serves, which the play's per-move figure holds ``workers x seconds`` of; ``--hold``
+counts that many seconds between opening and play, the tables open and no move. Leases are
 lengthened (``--lease``) so that workers slowed ~50x by callgrind keep theirs. Worker counts are
 alternated (1, 2 then 2, 1, ...).
 
