@@ -3,13 +3,19 @@ worker's cost per move").
 
 CPU time per move cannot tell the server's own cost from a shared machine's contention (both
 vCPUs busy); an instruction count can. Every worker and nginx run under ``valgrind
---tool=callgrind`` (no cache simulation); once all are up their counters are zeroed
-(``callgrind_control -z``), the same light load as ``bestiary bench server`` plays for
-``--seconds``, and the counters are dumped (``-d``): instructions of all workers (and of
-nginx) / moves the clients saw. Leases are lengthened (``--lease``) so that workers slowed
-~50x by callgrind keep theirs. Worker counts are alternated in each round.
+--tool=callgrind`` (no cache simulation), and play a fixed workload (``seeded_tables``):
+``--tables`` tables dealt from fixed seeds, opened through the lobby, then each game played out
+to its end by seeded clients, so every run, with one worker or two, plays the same moves (the
+games' digest says so). Counters are zeroed once all are up (``callgrind_control -z``), dumped
+when the tables are open (``-d``; a dump zeroes them) and again when the last game has ended:
+instructions per table opened and per move played, by worker and of nginx. ``--idle`` first
+counts one worker with no load at all for that many seconds: what a worker costs per second
+whatever it serves, which the play's per-move figure holds ``workers x seconds`` of; ``--hold``
+counts that many seconds between opening and play, the tables open and no move. Leases are
+lengthened (``--lease``) so that workers slowed ~50x by callgrind keep theirs. Worker counts are
+alternated (1, 2 then 2, 1, ...).
 
-    PYTHONPATH=. .venv/bin/python scripts/workers_callgrind.py --rounds 2 --tables 10 --seconds 30
+    PYTHONPATH=. .venv/bin/python scripts/workers_callgrind.py --rounds 3 --tables 10 --idle 20
 
 The dumps stay in ``--out`` for ``callgrind_annotate``.
 """
@@ -17,21 +23,24 @@ The dumps stay in ``--out`` for ``callgrind_annotate``.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 import statistics
 import subprocess
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from scripts.seeded_tables import SEEDED_FLAGS, games_digest, open_and_play
 from scripts.workers_bench import row_of
 from tests.pg import throwaway_cluster
 
 from bestiary.server import workers
 from bestiary.server.live import free_port
-from bestiary.server.loadtest import BENCH_FLAGS, _family, _levels
+from bestiary.server.loadtest import BENCH_FLAGS, _family
 from bestiary.server.store import Store
 
 
@@ -68,13 +77,14 @@ def nginx_under(wrap: list[str], out: Path) -> str:
     return str(script)
 
 
-def instructions(pid: int, out: Path) -> int:
-    """Dump ``pid``'s counters (since they were zeroed) and read the total back."""
+def instructions(pid: int, out: Path, dump: int) -> int:
+    """Dump ``pid``'s counters (the ``dump``-th time: callgrind zeroes them at each dump) and
+    read the total back."""
     subprocess.run(["callgrind_control", "-d", str(pid)], capture_output=True, check=True)
-    dump = out / f"callgrind.{pid}.1"
-    found = re.search(r"^summary: (\d+)", dump.read_text(), re.MULTILINE)
+    path = out / f"callgrind.{pid}.{dump}"
+    found = re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE)
     if not found:
-        raise RuntimeError(f"no summary in {dump}")
+        raise RuntimeError(f"no summary in {path}")
     return int(found.group(1))
 
 
@@ -114,6 +124,22 @@ def group_commits(db: str) -> int:
     return int(row_of(db, "SELECT count(DISTINCT xmin::text) FROM events")[0])
 
 
+@dataclass
+class Run:
+    """One counted run: instructions of each worker and of nginx, in each phase."""
+
+    workers: int
+    moves: int = 0
+    commits: int = 0
+    seconds: float = 0.0  # of play (idle: of waiting)
+    opening: list[int] = field(default_factory=list)  # each worker's, opening the tables
+    playing: list[int] = field(default_factory=list)  # each worker's, playing them out
+    nginx: tuple[int, int] = (0, 0)  # opening, playing
+    digest: str = ""
+    held: float = 0.0  # instructions per worker-second with the tables open and no move (--hold)
+    dumps: list[Path] = field(default_factory=list)  # the workers' play (idle: wait) dumps
+
+
 def one_run(
     db: str,
     count: int,
@@ -121,115 +147,152 @@ def one_run(
     tables: int,
     seconds: float,
     lease: float,
+    seed: int,
     out: Path,
-    probe: bool = True,
-) -> tuple[int, int, int, int, int, list[Path]]:
-    """Moves, the idle probe table's pings, group commits, workers' and nginx's instructions
-    of one counted run, and the workers' dumps. ``tables`` 0: no load at all for ``seconds``
-    (what idle workers cost); ``probe`` False: the idle table does not ping."""
+    hold: float = 0.0,
+) -> Run:
+    """Open ``tables`` seeded tables, then play every game out, counting each phase apart
+    (``tables`` 0: no load at all for ``seconds``: what idle workers cost; ``hold``: that many
+    seconds counted between the two, the tables open and no move made)."""
     out.mkdir(parents=True)
     Counted.wrap = callgrind(out)
     find_nginx = workers.find_nginx
     script = nginx_under(callgrind(out), out)
     workers.find_nginx = lambda: script
     ports = [free_port() for _ in range(count)]
+    flags = [*BENCH_FLAGS, *SEEDED_FLAGS]
     try:
-        cluster = Counted(db, count, free_port(), ports=ports, serve_args=BENCH_FLAGS, lease=lease)
+        cluster = Counted(db, count, free_port(), ports=ports, serve_args=flags, lease=lease)
         cluster.start()
     finally:
         workers.find_nginx = find_nginx
+    run = Run(count)
     try:
         procs = [proc.pid for proc in cluster.procs if proc is not None]
         nginx = _family(cluster.nginx.pid) if cluster.nginx else []
         for pid in procs + nginx:
             subprocess.run(["callgrind_control", "-z", str(pid)], capture_output=True, check=True)
-        before = group_commits(db)
-        pings = moves = 0
         if tables:
-            level = _levels(
-                cluster.url, procs, games=[of], table_counts=[tables], seconds=seconds,
-                echo=print, thinkers=0, movers=0, probe=probe,
-            )[0]  # fmt: skip
-            moves, pings = level.moves, len(level.probe)
+            counted: list[int] = []
+
+            def opened() -> None:
+                run.opening = [instructions(pid, out, 1) for pid in procs]
+                counted[:] = [sum(instructions(pid, out, 1) for pid in nginx), group_commits(db)]
+                if hold:
+                    began = time.monotonic()
+                    time.sleep(hold)
+                    held = sum(instructions(pid, out, 2) for pid in procs)
+                    run.held = held / count / (time.monotonic() - began)
+                    for pid in nginx:
+                        instructions(pid, out, 2)
+
+            run.moves, run.seconds = asyncio.run(
+                open_and_play(cluster.url, of, tables, seed, opened)
+            )
+            run.commits = group_commits(db) - counted[1]
+            last = 3 if hold else 2
+            run.playing = [instructions(pid, out, last) for pid in procs]
+            run.nginx = (counted[0], sum(instructions(pid, out, last) for pid in nginx))
+            run.dumps = [out / f"callgrind.{pid}.{last}" for pid in procs]
+            run.digest = games_digest(db)
         else:
+            began = time.monotonic()
             time.sleep(seconds)
-        commits = group_commits(db) - before
-        served = sum(instructions(pid, out) for pid in procs)
-        routed = sum(instructions(pid, out) for pid in nginx)
+            run.seconds = time.monotonic() - began
+            run.playing = [instructions(pid, out, 1) for pid in procs]
+            run.dumps = [out / f"callgrind.{pid}.1" for pid in procs]
     finally:
         cluster.stop()
-    return moves, pings, commits, served, routed, [out / f"callgrind.{pid}.1" for pid in procs]
+    return run
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def report(run: Run, tables: int, idle: float) -> str:
+    """One run's line: per move, each worker's and nginx's instructions in play, the part of
+    them that idle workers would have cost over the same seconds (``idle`` per worker-second),
+    and per table, what opening it cost."""
+    if not run.moves:
+        per = run.workers * run.seconds
+        return (
+            f"idle, {run.workers} worker(s), {run.seconds:.0f} s: "
+            f"{sum(run.playing) / per:,.0f} instructions per worker-second"
+        )
+    each = " + ".join(f"{n / run.moves:,.0f}" for n in run.playing)
+    idle_share = idle * run.workers * run.seconds / run.moves
+    return (
+        f"{run.workers} worker(s), {run.moves:,} moves in {run.seconds:.0f} s "
+        f"(games {run.digest}): per move, workers {sum(run.playing) / run.moves:,.0f} ({each}), "
+        f"of which idle ~{idle_share:,.0f}; nginx {run.nginx[1] / run.moves:,.0f}; "
+        f"{run.moves / max(run.commits, 1):.2f} moves per group commit ({run.commits:,}); "
+        f"per table opened, workers {sum(run.opening) / tables:,.0f}, "
+        f"nginx {run.nginx[0] / tables:,.0f}"
+    ) + (f"; tables held open: {run.held:,.0f} per worker-second" if run.held else "")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--tables", type=int, default=10)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tables", type=int, default=10, help="seeded tables, one game each")
+    parser.add_argument("--seed", type=int, default=1, help="table n is dealt from seed + n")
+    parser.add_argument("--idle", type=float, default=0.0, help="seconds of idle count first")
+    parser.add_argument(
+        "--hold", type=float, default=0.0, help="seconds counted with the tables open, no move"
+    )
     parser.add_argument("--of", default="critters")
     parser.add_argument("--workers", default="1,2", help="worker counts to compare")
-    parser.add_argument("--lease", type=float, default=30.0, help="seconds (callgrind is slow)")
-    parser.add_argument(
-        "--no-probe",
-        dest="probe",
-        action="store_false",
-        help="the idle table does not ping (its pings come as fast as the workers answer)",
-    )
+    parser.add_argument("--lease", type=float, default=120.0, help="seconds (callgrind is slow)")
     parser.add_argument("--out", default="", help="where the dumps stay (default: a temp dir)")
     args = parser.parse_args()
     out = Path(args.out or tempfile.mkdtemp(prefix="workers-callgrind-"))
-    print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), flush=True)
-    per_move: dict[int, list[tuple[float, float, float]]] = {}
+    counts = [int(n) for n in args.workers.split(",")]
+    print(uptime(), flush=True)
+    runs: dict[int, list[Run]] = {}
+    idle = 0.0  # instructions per worker-second with no load
     own: dict[int, Counter[str]] = {}  # the workers' own instructions per move (mean of rounds)
     with throwaway_cluster() as pg:
+        if args.idle:
+            db = pg.database("idle")
+            Store(db).close()
+            run = one_run(db, 1, args.of, 0, args.idle, args.lease, args.seed, out / "idle")
+            idle = sum(run.playing) / run.seconds
+            print(report(run, 0, 0.0), flush=True)
         for round_ in range(args.rounds):
-            for count in [int(n) for n in args.workers.split(",")]:
+            for count in counts if round_ % 2 == 0 else counts[::-1]:
                 db = pg.database(f"counted_{round_}_{count}")
                 Store(db).close()
                 here = out / f"round{round_ + 1}-{count}w"
-                moves, pings, commits, served, routed, dumps = one_run(
-                    db, count, args.of, args.tables, args.seconds, args.lease, here, args.probe
+                run = one_run(
+                    db, count, args.of, args.tables, 0.0, args.lease, args.seed, here, args.hold
                 )
-                # idle (no tables): per second of each worker, since no move shares the cost
-                per = moves or count * args.seconds
-                unit = "move" if moves else "worker-second"
-                print(
-                    f"round {round_ + 1}, {count} worker(s): {moves:,} moves, {pings:,} pings, "
-                    f"{served / per:,.0f} worker instructions per {unit}, "
-                    f"{routed / per:,.0f} nginx's, {moves / max(commits, 1):.1f} moves per group "
-                    f"commit ({commits:,}); dumps in {here}",
-                    flush=True,
-                )
-                for dump in dumps:
+                print(f"round {round_ + 1}: {report(run, args.tables, idle)}", flush=True)
+                print(uptime(), flush=True)
+                runs.setdefault(count, []).append(run)
+                for dump in run.dumps:
                     functions, objects = own_costs(dump)
                     for name, cost in [
                         *functions.items(),
                         *((f"[{o}]", c) for o, c in objects.items()),
                     ]:
-                        own.setdefault(count, Counter())[name] += cost / per / args.rounds
-                per_move.setdefault(count, []).append(
-                    (served / per, routed / per, moves / max(commits, 1))
-                )
-                print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
-    print(
-        "medians: workers, worker instructions per move (idle: per worker-second), nginx's, "
-        "moves per group commit"
-    )
-    for count, runs in sorted(per_move.items()):
-        print(
-            f"{count} {statistics.median(r[0] for r in runs):14,.0f} "
-            f"{statistics.median(r[1] for r in runs):10,.0f} "
-            f"{statistics.median(r[2] for r in runs):6.1f}"
-        )
-
-    counts = sorted(own)
-    print(
-        "the workers' own instructions per move (or worker-second), by shared object and "
-        "function (mean of rounds):"
-    )
-    print(" ".join(f"{count:>11}w" for count in counts))
-    for name, _ in (own[counts[0]] + own[counts[-1]]).most_common(30):
-        print(" ".join(f"{own[count][name]:12,.0f}" for count in counts), name)
+                        own.setdefault(count, Counter())[name] += cost / run.moves / args.rounds
+    if not runs:
+        return
+    print("medians: workers, instructions per move (workers, of which idle, nginx), per group")
+    for count, done in sorted(runs.items()):
+        per_move = statistics.median(sum(r.playing) / r.moves for r in done)
+        idle_share = statistics.median(idle * count * r.seconds / r.moves for r in done)
+        routed = statistics.median(r.nginx[1] / r.moves for r in done)
+        group = statistics.median(r.moves / max(r.commits, 1) for r in done)
+        print(f"{count} {per_move:12,.0f} {idle_share:10,.0f} {routed:8,.0f} {group:6.2f}")
+    digests = {r.digest for done in runs.values() for r in done}
+    print(f"the same games in every run: {len(digests) == 1} ({', '.join(sorted(digests))})")
+    print("the workers' own instructions per move, by shared object and function (mean):")
+    shown = sorted(own)
+    print(" ".join(f"{count:>11}w" for count in shown))
+    for name, _ in (own[shown[0]] + own[shown[-1]]).most_common(30):
+        print(" ".join(f"{own[count][name]:12,.0f}" for count in shown), name)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ fails the next group the way the writer retries (then it commits)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -132,3 +133,55 @@ def test_a_connection_killed_between_groups_fails_the_next_as_the_writer_retries
 
 def cluster_dsn(cluster: Cluster) -> str:
     return f"host=127.0.0.1 port={cluster.port} user=bestiary dbname=group_commit"
+
+
+def test_the_writer_tells_each_waiter_after_its_group_commits_and_retries_a_failed_one(
+    worker: tuple[Store, Owners], cluster: Cluster
+) -> None:
+    """Through ``run_writer`` (the writer's own thread, told back on the loop): a waiter runs
+    only once everything queued before it is stored; a group whose connection was killed is
+    kept, the watchers hear the store is down and back, and nothing is lost or reordered."""
+    import psycopg
+
+    store, _ = worker
+    a = len(stored(store, "A"))
+    told: list[tuple[str, int]] = []  # (waiter, events of A stored when it ran)
+    news: list[str | None] = []
+    store.watch(news.append)
+
+    async def play() -> None:
+        writer = asyncio.ensure_future(store.run_writer())
+        loop = asyncio.get_running_loop()
+
+        async def commit(name: str) -> None:
+            done: asyncio.Future[None] = loop.create_future()
+
+            def committed() -> None:
+                told.append((name, len(stored(store, "A")) - a))
+                done.set_result(None)
+
+            store.commit(committed)
+            await done
+
+        for write in group("A", a + 1, [{"n": 1}, {"n": 2}]):
+            store._queue(*write)
+        await commit("first")
+        with psycopg.connect(cluster_dsn(cluster), autocommit=True) as conn:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = 'group_commit' AND pid <> pg_backend_pid()"
+            )
+        store._queue(*group("A", a + 3, [{"n": 3}])[0])
+        second = asyncio.ensure_future(commit("second"))
+        store._queue(*group("A", a + 4, [{"n": 4}])[0])  # queued after that waiter
+        await asyncio.gather(second, commit("third"))
+        writer.cancel()
+
+    try:
+        asyncio.run(play())
+    finally:
+        store.unwatch(news.append)
+    assert told == [("first", 2), ("second", 4), ("third", 4)]
+    assert stored(store, "A")[a:] == [{"n": n} for n in range(1, 5)]
+    assert len(news) == 2 and news[0] is not None and news[1] is None
+    assert store.queued == 0 and store.down is None

@@ -6,14 +6,17 @@ commits, so no process lists a table that is not durable. This listener keeps th
 workers' live tables (``Notices.others``) for the lobby's listing, and wakes the lease tick when
 a worker joins or a table is handed over. A connection that breaks is opened again and the list
 read afresh from the ``owners`` rows (notifications sent meanwhile are not queued for us).
+The thread sleeps until its connection or its stop pipe has something to read: an idle worker
+does not wake to look for nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import select
 import threading
-import time
 from typing import Any
 
 import orjson
@@ -38,14 +41,21 @@ class Notices:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._listening, name="notices", daemon=True)
         self._ready = threading.Event()
+        self._woken, self._wake = os.pipe()  # a byte on it: stop listening
 
     def start(self) -> None:
         self._thread.start()
         self._ready.wait(10)  # listening before the lobby serves: no change falls between
 
     def stop(self) -> None:
+        if self._stop.is_set():
+            return
         self._stop.set()
+        os.write(self._wake, b"!")
         self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            os.close(self._wake)
+            os.close(self._woken)
 
     def _listening(self) -> None:
         import psycopg
@@ -58,13 +68,14 @@ class Notices:
                     self._post(self._replace, self.cluster.others())
                     self._ready.set()
                     while not self._stop.is_set():
-                        for heard in conn.notifies(timeout=0.5):
+                        for heard in conn.notifies(timeout=0):  # what has come, no waiting
                             self._heard(heard.channel, heard.payload)
+                        select.select([conn.fileno(), self._woken], [], [])
             except Exception as exc:  # the database went away: listen again when it is back
                 self._ready.set()
                 if not self._stop.is_set():
                     log.warning("lobby notices: %s; listening again in 1 s", exc)
-                    time.sleep(1.0)
+                    self._stop.wait(1.0)
 
     def _heard(self, channel: str, payload: str) -> None:
         if channel == OWNERS_CHANNEL:

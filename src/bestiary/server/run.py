@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import errno
 import gc
 import logging
 import resource
 import socket
+from types import FrameType
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -101,7 +103,29 @@ def serve(
         for line in addresses(host, port):
             print(line, flush=True)
         print(f"records in {db}", flush=True)
-    uvicorn.Server(uvicorn_config(app, host, port, limits)).run()
+    QuietServer(uvicorn_config(app, host, port, limits)).run()
+
+
+class QuietServer(uvicorn.Server):
+    """uvicorn's server, its main loop woken once a second (the ``date`` header's tick) or at
+    once by a signal to stop, not ten times a second: an idle worker's loop woke for nothing."""
+
+    _stop: asyncio.Future[None] | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    async def main_loop(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = self._loop.create_future()
+        counter = 0
+        while not await self.on_tick(counter):
+            counter = (counter + 10) % 864000  # every tick is one of uvicorn's once-a-second ones
+            await asyncio.wait([self._stop], timeout=1.0)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(stop.cancel)  # what main_loop waits on is done
 
 
 class PortTaken(OSError):

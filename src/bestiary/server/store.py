@@ -17,11 +17,14 @@ A record whose events have a hole is never served as if whole: it is marked ``da
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import queue
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -253,10 +256,20 @@ class Store:
         self._watchers: list[Watcher] = []
         self.down: str | None = None  # why the last commit failed, while it keeps failing
         self._down_since = 0.0
-        # one thread does every write, in order; the event loop only queues and is told
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
-        # the group being written when the writer task was cancelled (shutdown) is finished here
-        self._inflight: tuple[Future[None], list[Write], list[Callable[[], None]]] | None = None
+        # Other databases: one thread of the writer's own does every write, in order. The loop
+        # hands it a group through a plain queue and is told once the group is committed, by one
+        # callback (an executor's futures and a task waking on each cost a group about 145k
+        # instructions, docs/server.md). ``_sending``: a group is on its way or being written.
+        self._groups: queue.SimpleQueue[list[Write] | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # while run_writer runs (thread)
+        self._told: asyncio.AbstractEventLoop | None = None  # the loop the thread tells
+        self._sending = False
+        self._retry_delay = RETRY_FIRST
+        # the group the thread is writing, with its waiters, and how it ended (None: fine),
+        # kept for close() when the loop has stopped hearing from the thread
+        self._inflight: tuple[list[Write], list[Callable[[], None]]] | None = None
+        self._inflight_error: BaseException | None = None
         # SQLite's checkpoints: in their own thread, which sqlite3 leaves the GIL while it works
         self._checkpoints = (
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint") if sqlite else None
@@ -284,7 +297,7 @@ class Store:
     def commit(self, done: Callable[[], None]) -> None:
         """Call ``done`` (on the event loop) once everything queued so far is committed."""
         self._waiters.append(done)
-        self._wake.set()
+        self._kick()
 
     def watch(self, watcher: Watcher) -> None:
         """Tell ``watcher`` when commits start failing (with the reason) and when they work."""
@@ -301,49 +314,129 @@ class Store:
 
     def _queue(self, kind: str, row: dict[str, Any]) -> None:
         self._pending.append((kind, row))
-        self._wake.set()
+        self._kick()
+
+    def _kick(self) -> None:
+        """Something was queued: the writer sends it once this turn of the loop is done."""
+        if self._loop is None:
+            self._wake.set()  # inline, or no writer yet (it looks when it starts)
+        elif not self._sending:
+            self._sending = True
+            self._loop.call_soon(self._send)
 
     async def run_writer(self) -> None:
-        """Commit queued writes forever: one transaction per group, retried until it holds."""
+        """Commit queued writes until cancelled: one transaction per group, retried until it
+        holds. Inline (SQLite): on the loop. Otherwise: in the writer's own thread."""
+        if self.inline:
+            await self._write_inline()
+            return
+        quick_switches()  # its thread and the loop share the GIL
+        loop = asyncio.get_running_loop()
+        self._loop = self._told = loop
+        self._sending = False
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._writing, name="store", daemon=True)
+            self._writer.start()
+        self._kick()  # whatever was queued before the writer ran
+        try:
+            await loop.create_future()  # until cancelled (shutdown)
+        finally:
+            if self._loop is loop:  # from now on close() commits what is left
+                self._loop = None
+
+    async def _write_inline(self) -> None:
         delay = RETRY_FIRST
-        if not self.inline:
-            quick_switches()  # its thread and the loop share the GIL
         while True:
             await self._wake.wait()
-            if self.inline:
-                await asyncio.sleep(0)  # the rest of this turn of the loop joins the group
+            await asyncio.sleep(0)  # the rest of this turn of the loop joins the group
             self._wake.clear()
             batch, waiters = self._pending, self._waiters
             if not batch and not waiters:
                 continue
             self._pending, self._waiters = [], []
             try:
-                if batch and self.inline:
+                if batch:
                     self._write(batch)
-                elif batch:
-                    self._inflight = (self._thread.submit(self._write, batch), batch, waiters)
-                    await asyncio.wrap_future(self._inflight[0])
-                    self._inflight = None
             except (SQLAlchemyError, OSError) as exc:
-                self._inflight = None
                 # Keep the group, in front of anything queued since, and try again later.
-                self._pending = batch + self._pending
-                self._waiters = waiters + self._waiters
-                self._failed(exc, delay, len(batch))
+                self._requeue(batch, waiters, exc, delay)
                 await asyncio.sleep(delay)
                 delay = min(RETRY_MAX, delay * 2)
                 self._wake.set()
                 continue
             delay = RETRY_FIRST
-            if self.down is not None:
-                self._recovered(len(batch))
-            if batch:
-                self._checkpoint_soon()
-            for done in waiters:
-                try:
-                    done()
-                except Exception:  # one table's trouble is not the writer's
-                    log.exception("store: a commit callback failed")
+            self._done(batch, waiters)
+
+    def _send(self) -> None:
+        """On the loop: hand everything queued to the writer's thread as one group."""
+        if self._loop is None:
+            self._sending = False
+            return
+        batch, waiters = self._pending, self._waiters
+        self._pending, self._waiters = [], []
+        if not batch:
+            self._sending = False
+            self._done(batch, waiters)
+            return
+        self._inflight, self._inflight_error = (batch, waiters), None
+        self._groups.put(batch)
+
+    def _writing(self) -> None:
+        """The writer's thread: write each group it is handed, then tell the loop."""
+        while (batch := self._groups.get()) is not None:
+            error: BaseException | None = None
+            try:
+                self._write(batch)
+            except Exception as exc:  # kept and retried, as the loop decides
+                error = exc
+            self._inflight_error = error
+            loop = self._told
+            with contextlib.suppress(RuntimeError):  # the loop is closed: close() sees it
+                if loop is not None:
+                    loop.call_soon_threadsafe(self._written, error)
+
+    def _written(self, error: BaseException | None) -> None:
+        """On the loop: the group in flight is committed (or failed, and goes again later)."""
+        if self._inflight is None:
+            return  # close() has dealt with it
+        (batch, waiters), self._inflight = self._inflight, None
+        if error is not None:
+            delay = self._retry_delay
+            self._requeue(batch, waiters, error, delay)
+            self._retry_delay = min(RETRY_MAX, delay * 2)
+            if self._loop is not None:
+                self._loop.call_later(delay, self._send)  # still _sending: nothing else starts
+            return
+        self._retry_delay = RETRY_FIRST
+        self._done(batch, waiters)
+        if self._pending or self._waiters:  # what came in meanwhile: the next group, now
+            self._send()
+        else:
+            self._sending = False
+
+    def _requeue(
+        self,
+        batch: list[Write],
+        waiters: list[Callable[[], None]],
+        exc: BaseException,
+        delay: float,
+    ) -> None:
+        """A group failed: keep it, in front of anything queued since, and say so."""
+        self._pending = batch + self._pending
+        self._waiters = waiters + self._waiters
+        self._failed(exc, delay, len(batch))
+
+    def _done(self, batch: list[Write], waiters: list[Callable[[], None]]) -> None:
+        """A group is committed: tell whoever waited for it."""
+        if self.down is not None:
+            self._recovered(len(batch))
+        if batch:
+            self._checkpoint_soon()
+        for done in waiters:
+            try:
+                done()
+            except Exception:  # one table's trouble is not the writer's
+                log.exception("store: a commit callback failed")
 
     def _failed(self, exc: BaseException, delay: float, count: int) -> None:
         reason = _reason(exc)
@@ -570,10 +663,14 @@ class Store:
 
     def close(self, attempts: int = 5) -> None:
         """Commit what is queued (retrying a few times), or say loudly what could not be."""
+        if self._writer is not None:  # let the thread finish the group it is writing
+            self._groups.put(None)
+            self._writer.join()
+            self._writer = None
         if self._inflight is not None:  # the writer was stopped mid-commit: see how it ended
-            written, batch, _ = self._inflight
+            batch, _ = self._inflight
             self._inflight = None
-            if written.exception() is not None:
+            if self._inflight_error is not None:
                 self._pending = batch + self._pending
         delay = RETRY_FIRST
         for attempt in range(attempts):
@@ -595,7 +692,6 @@ class Store:
                     break
                 time.sleep(delay)
                 delay = min(RETRY_MAX, delay * 2)
-        self._thread.shutdown(wait=True)
         self._drop_events_conn()
         if self._checkpoints is not None:
             self._checkpoints.shutdown(wait=True)
