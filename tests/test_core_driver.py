@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bestiary.core.agent import default_bot, make_bot
-from bestiary.core.driver import _FIELDS, BotFault, Match, Pace
+from bestiary.core.driver import _FIELDS, BotFault, LazyView, Match, Pace
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import get_game
 from bestiary.critters import GAME as CRITTERS
@@ -141,6 +141,50 @@ def test_a_live_table_logs_a_bot_fault_and_goes_on() -> None:
     live = Match(CRITTERS, state, {"a": Stubborn("a")}, strict=False)
     live.advance(20)
     assert live.faults and "made no move" in live.faults[0] and not state.is_over
+
+
+class Peeking:
+    """A lazy-view bot that checks each view it reads against the seat's full view."""
+
+    lazy_view = True
+
+    def __init__(self, bot: Any, state: Any) -> None:
+        self.player, self.bot, self.state, self.reads = bot.player, bot, state, 0
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
+        assert isinstance(view, LazyView)
+        if self.reads % 2 == 0:  # every other decision unread: a random bot's usual case
+            assert dict(view) == self.state.view(self.player) and view["you"] == self.player
+        self.reads += 1
+        return self.bot.act(view, legal)
+
+
+class Eager:
+    """A bot handed the full view up front, whatever its class says."""
+
+    lazy_view = False
+
+    def __init__(self, bot: Any) -> None:
+        self.player, self.bot = bot.player, bot
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None:
+        assert type(view) is dict
+        return self.bot.act(view, legal)
+
+
+@pytest.mark.parametrize("game", ["wild", "critters"])
+def test_a_lazy_view_is_the_seats_own_view_and_changes_no_game(game: str) -> None:
+    rules = get_game(game)
+
+    def play(wrap: Any) -> list[Any]:
+        state = rules.new_game(["a", "b", "c"], seed=3)
+        agents = {p: wrap(bot, state) for p, bot in bots(game, state.players, "random").items()}
+        Match(rules, state, agents, seed=4).play()
+        assert state.is_over
+        return state.events()
+
+    as_is = play(lambda bot, state: bot)
+    assert as_is == play(Peeking) == play(lambda bot, state: Eager(bot))
 
 
 def test_pace_refuses_nonsense() -> None:

@@ -28,7 +28,7 @@ winners' bits on the step that ends a game, else 0) and the step's flag: ``illeg
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, MutableSequence, Sequence
+from collections.abc import MutableSequence, Sequence
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
@@ -36,6 +36,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from bestiary.adapters.generic_gym import AgainstOpponents, GameEnv, Observation, Opponents
+from bestiary.core.driver import LazyView
 from bestiary.core.errors import BadOption
 from bestiary.core.game import get_game
 from bestiary.core.info import resolve
@@ -46,31 +47,6 @@ class Sizes(Protocol):
 
     size: int
     obs_size: int
-
-
-class LazyView(Mapping[str, Any]):
-    """``state.view(player)``, built the first time a bot reads it (a random bot never does)."""
-
-    __slots__ = ("_player", "_state", "_view")
-
-    def __init__(self, state: Any, player: str) -> None:
-        self._state = state
-        self._player = player
-        self._view: dict[str, Any] | None = None
-
-    def _built(self) -> dict[str, Any]:
-        if self._view is None:
-            self._view = self._state.view(self._player)
-        return self._view
-
-    def __getitem__(self, key: str) -> Any:
-        return self._built()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._built())
-
-    def __len__(self) -> int:
-        return len(self._built())
 
 
 def _count(num_envs: Any) -> int:

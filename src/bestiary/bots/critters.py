@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from bestiary.core.agent import register_bot
 from bestiary.core.chance import pick
@@ -61,6 +61,8 @@ class CritterBot:
 
 class RandomBot(CritterBot):
     """Uniformly random legal moves."""
+
+    lazy_view: ClassVar[bool] = True  # reads its view rarely if at all (core.agent.LazyView)
 
     def choose(self, view: View, moves: list[Any]) -> Any:
         # rng.choice's draws, compiled (the stdlib's choice is interpreted Python)

@@ -147,6 +147,7 @@ class RandomBot(WildBot):
     """
 
     DISCARD = 0.05
+    lazy_view: ClassVar[bool] = True  # reads its view rarely if at all (core.agent.LazyView)
 
     def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         moves = list(legal) if legal is not None else legal_moves(view)

@@ -19,7 +19,9 @@ class Agent(Protocol):
     """A bot in one seat.
 
     ``act`` gets the seat's current view and its legal actions, and returns one of those
-    actions, or ``None`` to wait (wild is real-time: waiting is a choice).
+    actions, or ``None`` to wait (wild is real-time: waiting is a choice). A bot class that
+    sets ``lazy_view = True`` gets a ``bestiary.core.driver.LazyView`` instead, built when
+    first read: it must read it during ``act`` only (later the state may have moved on).
     """
 
     player: str

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,6 +216,36 @@ _FIELDS = (
     "_asked",
     "_answers",
 )
+
+
+class LazyView(Mapping[str, Any]):
+    """``state.view(player)``, built the first time a bot reads it, no more than that view.
+
+    Given to a bot whose class sets ``lazy_view = True`` (a random bot reads its view rarely if
+    at all): building views cost about a third of a wild learner tick in the vector env, whose
+    opponents are random bots (docs/benchmarks.md).
+    """
+
+    __slots__ = ("_player", "_state", "_view")
+
+    def __init__(self, state: State, player: str) -> None:
+        self._state = state
+        self._player = player
+        self._view: dict[str, Any] | None = None
+
+    def _built(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = self._state.view(self._player)
+        return self._view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
 
 
 class Match:
@@ -450,7 +480,9 @@ class Match:
         if not legal:
             return
         self.decisions += 1
-        action = agent.act(state.view(player), legal)
+        # A bot that reads its view only now and then gets it built on first read.
+        view = LazyView(state, player) if getattr(agent, "lazy_view", False) else state.view(player)
+        action = agent.act(view, legal)
         if action is None:
             if not self.real_time:
                 self._fault(f"bot for {player} made no move when it had to")
