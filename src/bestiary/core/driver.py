@@ -223,7 +223,10 @@ class LazyView(Mapping[str, Any]):
 
     Given to a bot whose class sets ``lazy_view = True`` (a random bot reads its view rarely if
     at all): building views cost about a third of a wild learner tick in the vector env, whose
-    opponents are random bots (docs/benchmarks.md).
+    opponents are random bots (docs/benchmarks.md). Until the view is built, a key is asked of
+    the state's optional ``view_part(player, key)`` first (``State``): a game answers there the
+    keys it can give without the rest of the view (wild: the Calls heard) and raises KeyError
+    for the others, which are then read from the whole view.
     """
 
     __slots__ = ("_player", "_state", "_view")
@@ -239,6 +242,13 @@ class LazyView(Mapping[str, Any]):
         return self._view
 
     def __getitem__(self, key: str) -> Any:
+        if self._view is None:
+            part = getattr(self._state, "view_part", None)
+            if part is not None:
+                try:
+                    return part(self._player, key)
+                except KeyError:
+                    pass  # not a part the game gives alone
         return self._built()[key]
 
     def __iter__(self) -> Iterator[str]:
