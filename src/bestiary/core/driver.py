@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bestiary.core.agent import Agent
+from bestiary.core.chance import pick, shuffle
 from bestiary.core.errors import BotFault as BotFault  # with the errors: stays interpreted
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State
@@ -456,7 +457,7 @@ class Match:
         movers: list[str] = [p for p in state.players if outside.get(p) is not None]
         movers += bots
         if len(movers) > 1:
-            self.rng.shuffle(movers)
+            shuffle(self.rng, movers)
         for player in movers:
             if state.is_over:
                 break
@@ -593,8 +594,8 @@ class Match:
 
     def _reaction(self) -> int:
         if self.person_paced:
-            return self.rng.choice(self.pace.person_reaction_ticks)
-        return self.rng.choice(self.pace.reaction_ticks)
+            return pick(self.rng, self.pace.person_reaction_ticks)
+        return pick(self.rng, self.pace.reaction_ticks)
 
     def _quiet_budget(self) -> int | None:
         option = self.game.info.quiet_option
