@@ -33,8 +33,10 @@ class RandomSource:
         self.rng = rng
         kind = type(rng)
         # Else the generator is asked itself: ``own`` for picks, ``own_shuffle`` for shuffles.
-        self.own = kind is random.Random or _draws_as_stdlib(kind, "choice")
-        self.own_shuffle = kind is random.Random or _draws_as_stdlib(kind, "shuffle")
+        if kind is random.Random:
+            self.own = self.own_shuffle = True
+        else:
+            self.own, self.own_shuffle = _draws_as_stdlib(kind)
         self.bits: Callable[[int], int] = rng.getrandbits
 
     def below(self, n: int) -> int:
@@ -68,19 +70,22 @@ class RandomSource:
         return options[self.below(len(options))]
 
 
-# Per subclass of random.Random and method: whether it draws as the stdlib's does.
-_AS_STDLIB: dict[tuple[type, str], bool] = {}
+# Per subclass of random.Random: whether its picks and its shuffles are the stdlib's.
+_AS_STDLIB: dict[type, tuple[bool, bool]] = {}
 
 
-def _draws_as_stdlib(kind: type, method: str) -> bool:
-    """Whether ``kind`` (a ``random.Random`` subclass) keeps the stdlib's ``method`` and the
-    draws under it (``getrandbits``, ``_randbelow``): e.g. the driver's ``OrderedRandom``,
-    whose picks are the stdlib's and whose shuffles are its own."""
-    known = _AS_STDLIB.get((kind, method))
+def _draws_as_stdlib(kind: type) -> tuple[bool, bool]:
+    """Whether ``kind`` (a ``random.Random`` subclass) keeps the stdlib's ``choice`` and
+    ``shuffle`` and the draws under them (``getrandbits``, ``_randbelow``): e.g. the ticks'
+    ``OrderedRandom``, whose picks are the stdlib's and whose shuffles are its own."""
+    known = _AS_STDLIB.get(kind)
     if known is None:
-        names = (method, "_randbelow", "getrandbits")
-        known = all(getattr(kind, n) is getattr(random.Random, n) for n in names)
-        _AS_STDLIB[(kind, method)] = known
+
+        def kept(*names: str) -> bool:
+            return all(getattr(kind, n) is getattr(random.Random, n) for n in names)
+
+        draws = kept("_randbelow", "getrandbits")
+        known = _AS_STDLIB[kind] = (draws and kept("choice"), draws and kept("shuffle"))
     return known
 
 
