@@ -258,11 +258,13 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         self._scores[i] = 0
         self._observe(i)
 
-    def _keep(self, i: int, table: TickedWild, state: WildState) -> None:
+    def _keep(
+        self, i: int, table: TickedWild, state: WildState, scores: dict[str, int] | None = None
+    ) -> None:
         """Game i's observation (``WildEncoding.observe_state``'s entries), for
         ``_observations``. bytes() would refuse a count over 255: wild's stay under 124, two
         points per card of six Packs of ten (``observation_high``)."""
-        self._kept_obs[i] = bytes(self.encoding.counts(state, self.learner))
+        self._kept_obs[i] = bytes(self.encoding.counts(state, self.learner, scores))
         self._quiet[i] = table.quiet_share
 
     def _observations(self) -> dict[str, np.ndarray]:
@@ -270,11 +272,11 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         self._obs[:, self.encoding.quiet_at] = self._quiet
         return super()._observations()
 
-    def _observe(self, i: int) -> None:
+    def _observe(self, i: int, scores: dict[str, int] | None = None) -> None:
         table = self._tables[i]
         state = table.state
         enc = self.encoding
-        self._keep(i, table, state)
+        self._keep(i, table, state, scores)
         row = self._mask_row(i)
         choices = {}
         for a in state.legal_actions(self.learner):
@@ -294,7 +296,8 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         # A masked-out id is skipped as a wait; so is the learner's action the tick refused.
         skipped = (action is None and action_id != 0) or self.learner in report.skipped
         self._flags[i] = int(skipped)
-        score = state.scores()[self.learner]
+        scores = state.scores()
+        score = scores[self.learner]
         self._rewards[i] = score - self._scores[i]
         self._scores[i] = score
         over = state.is_over
@@ -302,10 +305,10 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         self._terminated[i] = over
         self._truncated[i] = truncated
         if over or truncated:
-            self._keep(i, table, state)
+            self._keep(i, table, state, scores)
             self._end(i, state.winners() if over else ())
         else:
-            self._observe(i)
+            self._observe(i, scores)
 
 
 __all__ = ["CrittersVectorEnv", "LazyView", "WildVectorEnv", "make_vector"]
