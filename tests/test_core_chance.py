@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -65,3 +66,25 @@ def test_another_generator_is_asked_itself() -> None:
 def test_nothing_is_picked_from_nothing() -> None:
     with pytest.raises(IndexError):
         pick(random.Random(1), [])
+
+
+class Ordered(random.Random):
+    """Like the driver's OrderedRandom: its own shuffle, the stdlib's draws for the rest."""
+
+    def shuffle(self, x: Any) -> None:
+        x.reverse()
+
+
+@SETTINGS
+@given(st.integers(0, 2**64), st.lists(st.integers(1, 300), min_size=1, max_size=40))
+def test_a_subclass_keeping_the_stdlibs_draws_picks_as_the_stdlib(
+    seed: int, sizes: list[int]
+) -> None:
+    ours, theirs = Ordered(seed), random.Random(seed)
+    for n in sizes:
+        options = list(range(n))
+        assert pick(ours, options) == theirs.choice(options)
+    assert ours.getstate() == theirs.getstate()
+    cards = list(range(5))
+    shuffle(ours, cards)  # its own shuffle is asked, not imitated
+    assert cards == [4, 3, 2, 1, 0] and ours.getstate() == theirs.getstate()

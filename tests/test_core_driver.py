@@ -187,6 +187,34 @@ def test_a_lazy_view_is_the_seats_own_view_and_changes_no_game(game: str) -> Non
     assert as_is == play(Peeking) == play(lambda bot, state: Eager(bot))
 
 
+class Counted:
+    """A state's ``view`` and ``view_part``, counting the calls of each."""
+
+    def __init__(self, state: Any) -> None:
+        self.state, self.views, self.parts = state, 0, 0
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        self.views += 1
+        return dict(self.state.view(player))
+
+    def view_part(self, player: str | None, key: str) -> Any:
+        self.parts += 1
+        return self.state.view_part(player, key)
+
+
+def test_a_lazy_view_reads_a_part_the_game_answers_alone_without_the_whole_view() -> None:
+    state = WILD.new_game(["a", "b", "c"], seed=3)
+    Match(WILD, state, bots("wild", state.players, "random"), seed=4).advance(40)
+    counted: Any = Counted(state)  # stands in for the State it wraps
+    view = LazyView(counted, "b")
+    assert view["calls"] == view["calls"] == state.view("b")["calls"]
+    assert (counted.views, counted.parts) == (0, 2)
+    assert view["hand"] == state.hand("b") and view["calls"] == state.view("b")["calls"]
+    assert (counted.views, counted.parts) == (1, 3)  # built once, then read from the whole view
+    critters = CRITTERS.new_game(["a", "b"], seed=3)  # a game without view_part: the whole view
+    assert LazyView(critters, "a")["players"] == critters.view("a")["players"]
+
+
 def test_pace_refuses_nonsense() -> None:
     for bad in ({"tick_seconds": 0}, {"tick_seconds": float("inf")}, {"reaction_ticks": ()}):
         with pytest.raises(ValueError):

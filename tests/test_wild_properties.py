@@ -8,9 +8,11 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bestiary.core.driver import LazyView
 from bestiary.core.game import replay
 from bestiary.wild import GAME, OBJECTIVES, Nightfall, WildState
 from bestiary.wild.objectives import OBJECTIVE_BY_ID
@@ -183,3 +185,26 @@ def test_views_are_json_and_spectators_see_no_hidden_cards(game: Game, steps: in
         private = ("hand", "offer", "objective", "you")
         public = {k: v for k, v in mine.items() if k not in private}
         assert public == {k: v for k, v in spectator.items() if k != "you"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 300))
+def test_a_lazy_view_answers_every_key_as_the_seats_whole_view(game: Game, steps: int) -> None:
+    """What a lazy view answers, from the state's ``view_part`` or the whole view, is the seat's
+    own view's (the spectator's too), and a part is refused to anyone not at the table."""
+    state, _ = played(game, steps)
+    for seat in [*state.players, None]:
+        whole = state.view(seat)
+        assert state.view_part(seat, "calls") == whole["calls"]
+        for key in ("hand", "offer", "players", "no such key"):
+            with pytest.raises(KeyError):
+                state.view_part(seat, key)  # not answered alone: read from the whole view
+        if seat is None:
+            continue  # a lazy view is a seat's (a bot's)
+        for key in whole:
+            assert LazyView(state, seat)[key] == whole[key]
+        assert dict(LazyView(state, seat)) == whole
+        with pytest.raises(KeyError):
+            LazyView(state, seat)["pack"]
+    with pytest.raises(KeyError):
+        state.view_part("nobody", "calls")

@@ -189,6 +189,12 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[E
             f"_{key}": self._all.copy(),
         }
 
+    def _copy_kept(self, kept: Sequence[bytes | bytearray], into: np.ndarray, dtype: type) -> None:
+        """Each game's row, kept as bytes (a byte per entry) while the step ran, copied into
+        the batch array ``into`` at once: an item into a bytes object costs a fraction of one
+        into a NumPy row."""
+        np.copyto(into, np.frombuffer(b"".join(kept), dtype=dtype).reshape(into.shape))
+
     def _obs_row(self, i: int) -> MutableSequence[float]:
         """Game i's observation row, zeroed for the encoding to fill."""
         row = self._obs_rows[i]

@@ -53,6 +53,16 @@ class TickReport:
     skipped: dict[str, str] = field(default_factory=dict)
     nightfall: bool = False
 
+    def __init__(  # compiled, as the driver's Played (the dataclass's own runs interpreted)
+        self,
+        applied: list[WildAction] | None = None,
+        skipped: dict[str, str] | None = None,
+        nightfall: bool = False,
+    ) -> None:
+        self.applied = [] if applied is None else applied
+        self.skipped = {} if skipped is None else skipped
+        self.nightfall = nightfall
+
 
 class TickedWild:
     """A ``WildState`` played through a ``Match``, the learners acting every tick."""

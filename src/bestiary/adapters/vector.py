@@ -57,7 +57,7 @@ from bestiary.core.driver import BotFault
 from bestiary.core.errors import IllegalAction
 from bestiary.critters import CrittersState
 from bestiary.critters.actions import CrittersAction
-from bestiary.wild import WildAction
+from bestiary.wild import WildAction, WildState
 
 
 class CrittersVectorEnv(TurnGames[CrittersEnv, CrittersEncoding]):
@@ -144,14 +144,10 @@ class CrittersVectorEnv(TurnGames[CrittersEnv, CrittersEncoding]):
         self._kept_mask[i] = self._every_id_bytes
 
     def _observations(self) -> dict[str, np.ndarray]:
-        n = self.num_envs
-        enc = self.encoding
-        counted = np.frombuffer(b"".join(self._kept_obs), dtype=np.uint8)
-        np.copyto(self._obs, counted.reshape(n, enc.obs_size))
+        self._copy_kept(self._kept_obs, self._obs, np.uint8)
         for i, counts in self._wide.items():
             write_nonzero(self._obs_rows[i], counts)
-        allowed = np.frombuffer(b"".join(self._kept_mask), dtype=np.int8)
-        np.copyto(self._mask, allowed.reshape(n, enc.size))
+        self._copy_kept(self._kept_mask, self._mask, np.int8)
         return super()._observations()
 
     def _step(self, i: int, action_id: int) -> None:
@@ -244,6 +240,10 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         self._tables: list[TickedWild] = []
         # The learner's legal actions by id (wait, id 0, is legal but no action).
         self._legal: list[dict[int, WildAction]] = [{} for _ in envs]
+        # Each game's observation but the clock, a byte per count, and the clock, kept until
+        # the step returns, then copied into the batch at once (``_observations``).
+        self._kept_obs = [bytes(self.encoding.obs_size) for _ in envs]
+        self._quiet = [0.0] * self.num_envs
 
     def _flag_key(self) -> str:
         return "skipped"
@@ -258,11 +258,25 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         self._scores[i] = 0
         self._observe(i)
 
-    def _observe(self, i: int) -> None:
+    def _keep(
+        self, i: int, table: TickedWild, state: WildState, scores: dict[str, int] | None = None
+    ) -> None:
+        """Game i's observation (``WildEncoding.observe_state``'s entries), for
+        ``_observations``. bytes() would refuse a count over 255: wild's stay under 124, two
+        points per card of six Packs of ten (``observation_high``)."""
+        self._kept_obs[i] = bytes(self.encoding.counts(state, self.learner, scores))
+        self._quiet[i] = table.quiet_share
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        self._copy_kept(self._kept_obs, self._obs, np.uint8)
+        self._obs[:, self.encoding.quiet_at] = self._quiet
+        return super()._observations()
+
+    def _observe(self, i: int, scores: dict[str, int] | None = None) -> None:
         table = self._tables[i]
         state = table.state
         enc = self.encoding
-        enc.observe_state(state, self.learner, table.quiet_share, self._obs_row(i))
+        self._keep(i, table, state, scores)
         row = self._mask_row(i)
         choices = {}
         for a in state.legal_actions(self.learner):
@@ -282,7 +296,8 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         # A masked-out id is skipped as a wait; so is the learner's action the tick refused.
         skipped = (action is None and action_id != 0) or self.learner in report.skipped
         self._flags[i] = int(skipped)
-        score = state.scores()[self.learner]
+        scores = state.scores()
+        score = scores[self.learner]
         self._rewards[i] = score - self._scores[i]
         self._scores[i] = score
         over = state.is_over
@@ -290,11 +305,10 @@ class WildVectorEnv(_Games[WildEnv, WildEncoding]):
         self._terminated[i] = over
         self._truncated[i] = truncated
         if over or truncated:
-            enc = self.encoding
-            enc.observe_state(state, self.learner, table.quiet_share, self._obs_row(i))
+            self._keep(i, table, state, scores)
             self._end(i, state.winners() if over else ())
         else:
-            self._observe(i)
+            self._observe(i, scores)
 
 
 __all__ = ["CrittersVectorEnv", "LazyView", "WildVectorEnv", "make_vector"]

@@ -217,7 +217,9 @@ class WildEncoding:
             out[at + 7 + _OBJECTIVE_INDEX[objective["id"]]] = 1
         return np.array(out, dtype=np.float32)
 
-    def counts(self, state: WildState, player: str) -> list[int]:
+    def counts(
+        self, state: WildState, player: str, scores: dict[str, int] | None = None
+    ) -> list[int]:
         """``observe(state.view(player), 0.0)`` as whole numbers (every entry but the clock is a
         count or a flag), read from the state: the read-outs the view is made of (the player's
         own hand, offer and Objective; the public table), without building the JSON-shaped view
@@ -225,6 +227,7 @@ class WildEncoding:
 
         The vector env's fast path (``batch.write_nonzero`` puts it in its batch row, the clock
         beside it). Tested equal to ``observe`` on random games (``tests/test_adapters_vector.py``).
+        ``scores``: ``state.scores()`` where the caller already has them.
         """
         out = [0] * self.obs_size
         n, per_seat, players = self.n, self._per_seat, self.players
@@ -243,7 +246,8 @@ class WildEncoding:
             else:
                 out[base + (owner - i) % n * per_seat + 13] += 1
         asked_by_me = state.asks_at(i)
-        scores = state.scores()
+        if scores is None:
+            scores = state.scores()
         for k in range(n):
             seat = (i + k) % n
             at = base + k * per_seat

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from bestiary.bots.wild_view import INDEX, Unseen, eater_of, eats, legal_moves, payoff
 from bestiary.core.agent import register_bot
+from bestiary.core.chance import RandomSource
 from bestiary.wild import CREATURES, Call, Discard, Draw, Meet, RevealOwn
 from bestiary.wild.analytics import BLUFF, DOUBLE_CROSS, HONEST, HUNT, intent
 
@@ -160,13 +161,14 @@ class RandomBot(WildBot):
                 kinds.setdefault(type(move), []).append(move)
         if not kinds:
             return None
-        kind = self.rng.choice(list(kinds))
+        draws = RandomSource(self.rng)  # rng.choice's draws, compiled
+        kind = draws.pick(list(kinds))
         if kind is Call:
             heard = {c for p, c in view["calls"].items() if p != self.player and c}
             echo = [m for m in kinds[Call] if m.call in heard]
             if echo and self.rng.random() < 0.5:
-                return self.rng.choice(echo)
-        return self.rng.choice(kinds[kind])
+                return draws.pick(echo)
+        return draws.pick(kinds[kind])
 
 
 class HonestBot(WildBot):

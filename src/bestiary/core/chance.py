@@ -4,7 +4,8 @@ The stdlib's ``shuffle`` and ``choice`` are interpreted Python around one C call
 dealing a critters deck that way cost more than a tenth of a random game (docs/benchmarks.md).
 These draw the same numbers in the same order (``getrandbits``, as ``_randbelow`` does), so
 a seed deals the same cards and plays the same moves with either, and the generator is left
-in the same state. Any other generator (a subclass, ``SystemRandom``) is asked itself.
+in the same state. Any other generator (a subclass that changes how it draws, ``SystemRandom``)
+is asked itself.
 tests/test_core_chance.py holds them to the running Python's stdlib.
 
 >>> cards = list("abcdef")
@@ -30,7 +31,12 @@ class RandomSource:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.own = type(rng) is random.Random  # else the generator is asked itself
+        kind = type(rng)
+        # Else the generator is asked itself: ``own`` for picks, ``own_shuffle`` for shuffles.
+        if kind is random.Random:
+            self.own = self.own_shuffle = True
+        else:
+            self.own, self.own_shuffle = _draws_as_stdlib(kind)
         self.bits: Callable[[int], int] = rng.getrandbits
 
     def below(self, n: int) -> int:
@@ -48,7 +54,7 @@ class RandomSource:
 
     def shuffle(self, cards: list[T]) -> None:
         """``rng.shuffle(cards)``: the same order, the same draws."""
-        if not self.own:
+        if not self.own_shuffle:
             self.rng.shuffle(cards)
             return
         for i in range(len(cards) - 1, 0, -1):
@@ -62,6 +68,25 @@ class RandomSource:
         if not options:
             raise IndexError("Cannot choose from an empty sequence")
         return options[self.below(len(options))]
+
+
+# Per subclass of random.Random: whether its picks and its shuffles are the stdlib's.
+_AS_STDLIB: dict[type, tuple[bool, bool]] = {}
+
+
+def _draws_as_stdlib(kind: type) -> tuple[bool, bool]:
+    """Whether ``kind`` (a ``random.Random`` subclass) keeps the stdlib's ``choice`` and
+    ``shuffle`` and the draws under them (``getrandbits``, ``_randbelow``): e.g. the ticks'
+    ``OrderedRandom``, whose picks are the stdlib's and whose shuffles are its own."""
+    known = _AS_STDLIB.get(kind)
+    if known is None:
+
+        def kept(*names: str) -> bool:
+            return all(getattr(kind, n) is getattr(random.Random, n) for n in names)
+
+        draws = kept("_randbelow", "getrandbits")
+        known = _AS_STDLIB[kind] = (draws and kept("choice"), draws and kept("shuffle"))
+    return known
 
 
 def below(rng: random.Random, n: int) -> int:

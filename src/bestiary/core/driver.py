@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bestiary.core.agent import Agent
+from bestiary.core.chance import pick, shuffle
 from bestiary.core.errors import BotFault as BotFault  # with the errors: stays interpreted
 from bestiary.core.errors import IllegalAction
 from bestiary.core.game import Game, State
@@ -185,6 +186,13 @@ class Played:
     by: str | None
     events: list[Event]
 
+    # Its own __init__ (the dataclass keeps it): mypyc compiles it, while the one dataclasses
+    # writes runs interpreted, about four times dearer (one Played per action).
+    def __init__(self, tick: int, by: str | None, events: list[Event]) -> None:
+        self.tick = tick
+        self.by = by
+        self.events = events
+
 
 @dataclass
 class TickReport:
@@ -192,6 +200,12 @@ class TickReport:
 
     played: list[Played] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
+
+    def __init__(  # compiled, as Played's (one per learner tick)
+        self, played: list[Played] | None = None, skipped: dict[str, str] | None = None
+    ) -> None:
+        self.played = [] if played is None else played
+        self.skipped = {} if skipped is None else skipped
 
 
 # Every attribute of a Match but its game and state (what pickling keeps; _copy copies them).
@@ -223,7 +237,10 @@ class LazyView(Mapping[str, Any]):
 
     Given to a bot whose class sets ``lazy_view = True`` (a random bot reads its view rarely if
     at all): building views cost about a third of a wild learner tick in the vector env, whose
-    opponents are random bots (docs/benchmarks.md).
+    opponents are random bots (docs/benchmarks.md). Until the view is built, a key is asked of
+    the state's optional ``view_part(player, key)`` first (``State``): a game answers there the
+    keys it can give without the rest of the view (wild: the Calls heard) and raises KeyError
+    for the others, which are then read from the whole view.
     """
 
     __slots__ = ("_player", "_state", "_view")
@@ -239,6 +256,13 @@ class LazyView(Mapping[str, Any]):
         return self._view
 
     def __getitem__(self, key: str) -> Any:
+        if self._view is None:
+            part = getattr(self._state, "view_part", None)
+            if part is not None:
+                try:
+                    return part(self._player, key)
+                except KeyError:
+                    pass  # not a part the game gives alone
         return self._built()[key]
 
     def __iter__(self) -> Iterator[str]:
@@ -446,7 +470,7 @@ class Match:
         movers: list[str] = [p for p in state.players if outside.get(p) is not None]
         movers += bots
         if len(movers) > 1:
-            self.rng.shuffle(movers)
+            shuffle(self.rng, movers)
         for player in movers:
             if state.is_over:
                 break
@@ -583,8 +607,8 @@ class Match:
 
     def _reaction(self) -> int:
         if self.person_paced:
-            return self.rng.choice(self.pace.person_reaction_ticks)
-        return self.rng.choice(self.pace.reaction_ticks)
+            return pick(self.rng, self.pace.person_reaction_ticks)
+        return pick(self.rng, self.pace.reaction_ticks)
 
     def _quiet_budget(self) -> int | None:
         option = self.game.info.quiet_option

@@ -31,7 +31,10 @@ class Action(Protocol):
 class State(Protocol):
     """One game in progress. Player arguments are player names (as in records).
 
-    Everything a driver needs is here, so no driver probes a state's attributes.
+    Everything a driver needs is here, so no driver probes a state's attributes, with one
+    optional exception: a state may offer ``view_part(player, key)``, ``view(player)[key]``
+    without building the rest of the view for the keys it answers so (KeyError for any other),
+    which ``core.driver.LazyView`` asks first (wild: the Calls heard).
     """
 
     players: tuple[str, ...]

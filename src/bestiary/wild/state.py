@@ -23,7 +23,7 @@ from bestiary.wild.objectives import (
 )
 from bestiary.wild.setup import Deal
 from bestiary.wild.summary import summary_of
-from bestiary.wild.view import public_part, redact, seat_view
+from bestiary.wild.view import public_part, redact, seat_view, view_part
 
 NO_CARD = -1
 _NIGHTFALL = Nightfall()
@@ -329,6 +329,11 @@ class WildState:
             self._public = public_part(self)
             self._public_at = len(self._log)
         return seat_view(self, player, self._public)
+
+    def view_part(self, player: str | None, key: str) -> Any:
+        """``self.view(player)[key]`` for a key answered alone (``view.view_part``), else
+        KeyError: what a lazy view (``core.driver.LazyView``) reads first."""
+        return view_part(self, player, key)
 
     def summary(self) -> dict[str, Any]:
         return summary_of(self)

@@ -48,6 +48,19 @@ def dens(state: Seen) -> dict[str, list[dict[str, str]]]:
     return {p: [{"creature": c, "owner": o} for c, o in state.den(p)] for p in state.players}
 
 
+def calls(state: Seen) -> dict[str, str | None]:
+    """Each player's Call (None: no Call): heard by all."""
+    return {p: state.offer_call(p) for p in state.players}
+
+
+def view_part(state: Seen, player: str | None, key: str) -> Any:
+    """``seat_view(state, player)[key]`` without the rest of the view, for the one key a bot
+    reads alone (wild's random bot: the Calls heard); KeyError for any other key."""
+    if key != "calls" or (player is not None and player not in state.players):
+        raise KeyError(key)
+    return calls(state)
+
+
 def seat_view(
     state: Seen,
     player: str | None,
@@ -85,7 +98,7 @@ def public_part(state: Seen) -> tuple[dict[str, Any], dict[str, Any] | None]:
         "players": list(state.players),
         "options": dict(state.deal.options),
         "hand_limit": state.limit,
-        "calls": {p: state.offer_call(p) for p in state.players},
+        "calls": calls(state),
         "hand_sizes": {p: state.hand_size(p) for p in state.players},
         "packs": {p: state.pack_size(p) for p in state.players},
         "dens": dens(state),
