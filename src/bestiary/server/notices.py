@@ -20,11 +20,16 @@ import threading
 from typing import Any
 
 import orjson
+from sqlalchemy.engine import make_url
 
 from bestiary.server.ownership import LIVE, LOBBY_CHANNEL, OWNERS_CHANNEL, Cluster
-from bestiary.server.store import libpq_url
 
 log = logging.getLogger("bestiary.server")
+
+
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy URL (``postgresql+psycopg://...``) as the driver's own connection string."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class Notices:

@@ -310,26 +310,13 @@ class Cluster:
             raise ValueError(f"the store has no write of kind {kind!r}")
 
     def insert_events(self, cursor: Any, events: list[tuple[str, int, str]]) -> set[str]:
-        cursor.execute(FENCED_EVENTS, self._fenced(events))
+        me = (self.index, self.incarnation)
+        cursor.execute(FENCED_EVENTS, (orjson.dumps(events).decode(), *me))
         if cursor.rowcount == len(events):
             return set()
         codes = sorted({code for code, _, _ in events})
-        cursor.execute(OWNED, (codes, self.index, self.incarnation))
+        cursor.execute(OWNED, (codes, *me))
         return set(codes) - {row[0] for row in cursor.fetchall()}
-
-    async def insert_events_async(
-        self, cursor: Any, events: list[tuple[str, int, str]]
-    ) -> set[str]:
-        await cursor.execute(FENCED_EVENTS, self._fenced(events))
-        if cursor.rowcount == len(events):
-            return set()
-        codes = sorted({code for code, _, _ in events})
-        await cursor.execute(OWNED, (codes, self.index, self.incarnation))
-        return set(codes) - {row[0] for row in await cursor.fetchall()}
-
-    def _fenced(self, events: list[tuple[str, int, str]]) -> tuple[str, int, str]:
-        """FENCED_EVENTS's parameters: the group as one JSON array, and who we are."""
-        return orjson.dumps(events).decode(), self.index, self.incarnation
 
     def _notify(self, conn: Any, code: str, lobby: dict[str, Any]) -> None:
         payload = orjson.dumps({"w": self.index, "code": code, "info": lobby}).decode()

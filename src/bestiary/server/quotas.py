@@ -31,8 +31,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from bestiary.server.buckets import PerAddress
+from bestiary.server.notices import libpq_url
 from bestiary.server.settings import ServerSettings
-from bestiary.server.store import libpq_url
 
 if TYPE_CHECKING:
     import psycopg  # the postgres extra: imported when a worker starts counting

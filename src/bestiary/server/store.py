@@ -8,12 +8,10 @@ The promise (docs/reliability.md, "Durability"): **no client ever sees an event 
 not committed.** Table actors queue their writes and then ask to be told when everything they
 queued is committed (:meth:`Store.commit`); only then do they send anything. One writer commits
 everything queued by every table since its last commit in one transaction (group commit: under
-load many tables' events share one commit), without holding the event loop up while the
-database works: a worker's groups of moves through psycopg's async connection on the loop
-itself, other groups in a thread of the writer's own. A failed commit is kept, in order, and
-retried with backoff; meanwhile every watcher (each table) is told the store is down, and told
-again when it is back. A record whose events have a hole is never served as if whole: it is
-marked ``damaged``.
+load many tables' events share one commit), in a worker thread so that the event loop keeps
+serving while the disk works. A failed commit is kept, in order, and retried with backoff;
+meanwhile every watcher (each table) is told the store is down, and told again when it is back.
+A record whose events have a hole is never served as if whole: it is marked ``damaged``.
 """
 
 from __future__ import annotations
@@ -155,11 +153,6 @@ def _unavailable(url: str, exc: Exception) -> StoreUnavailable:
     return StoreUnavailable(f"cannot open the database {shown}: {reason}")
 
 
-def libpq_url(url: str) -> str:
-    """A SQLAlchemy URL (``postgresql+psycopg://...``) as the driver's own connection string."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
 def _reason(exc: BaseException) -> str:
     """The database's own first line (locked, read-only, disk full, connection closed...)."""
     text = str(getattr(exc, "orig", None) or exc).strip()
@@ -221,13 +214,8 @@ class Owners(Protocol):
         the tables this process owns and lock their rows, in one statement that is its own
         transaction; returns the tables it does not own (none of their events inserted)."""
 
-    async def insert_events_async(
-        self, cursor: Any, events: list[tuple[str, int, str]]
-    ) -> set[str]:
-        """The same, with a cursor of the driver's async connection, on the loop."""
-
     def lost(self, codes: set[str]) -> None:
-        """Called from the writer's thread or the loop: these tables are another process's now."""
+        """Called from the writer's thread: these tables are another process's now."""
 
 
 class Store:
@@ -236,10 +224,7 @@ class Store:
     A SQLite commit (WAL, no wait for the disk) takes a fraction of a millisecond, so it runs on
     the event loop: a move is sent in the next turn of the loop, with no hand-off to a thread and
     back (under load those hand-offs, waiting for the GIL, were most of a move's latency). Other
-    databases answer over a connection, so their commits run in one thread (``inline`` chooses),
-    except a worker's groups of moves only (the usual group, one fenced statement): those go
-    through psycopg's async connection on the loop, with no thread to wake and no GIL to hand
-    back (docs/server.md, "The second worker's cost per move").
+    databases answer over a connection, so their commits run in one thread (``inline`` chooses).
     """
 
     def __init__(self, url: str, inline: bool | None = None) -> None:
@@ -295,11 +280,6 @@ class Store:
         # kept open, so no pool checkout and no liveness ping per commit
         self._events_conn: Any = None
         self._events_cursor: Any = None  # the driver's own, on that connection
-        # a worker's groups of moves on the loop: a cursor on psycopg's async connection
-        # (autocommit, kept open), and the task committing the group in flight, if it goes so
-        self._async_cursor: Any = None
-        self._driver_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
-        self._committing: asyncio.Task[None] | None = None
 
     # -- writes (queued, then committed in groups) ----------------------------------------
 
@@ -361,12 +341,8 @@ class Store:
         try:
             await loop.create_future()  # until cancelled (shutdown)
         finally:
-            if self._committing is not None:  # a group in flight on the loop: see it end
-                with contextlib.suppress(BaseException):
-                    await asyncio.shield(self._committing)
             if self._loop is loop:  # from now on close() commits what is left
                 self._loop = None
-            await self._drop_async_conn()
 
     async def _write_inline(self) -> None:
         delay = RETRY_FIRST
@@ -403,42 +379,7 @@ class Store:
             self._done(batch, waiters)
             return
         self._inflight, self._inflight_error = (batch, waiters), None
-        if self.owners is not None and all(kind == "event" for kind, _ in batch):
-            self._committing = self._loop.create_task(self._commit_events(batch))
-        else:
-            self._groups.put(batch)
-
-    async def _commit_events(self, batch: list[Write]) -> None:
-        """On the loop: a worker's group of moves, one fenced statement on the async
-        connection; then as the thread's ``_written``. A driver error drops the connection
-        (opened afresh at the retry) and is raised as SQLAlchemy's, which the writer retries."""
-        owners = self.owners
-        assert owners is not None
-        events = [(r["code"], r["seq"], r["line"]) for _, r in batch]
-        error: BaseException | None = None
-        lost: set[str] = set()
-        try:
-            try:
-                if self._async_cursor is None:
-                    import psycopg
-
-                    conn = await psycopg.AsyncConnection.connect(
-                        libpq_url(self.url), autocommit=True
-                    )
-                    self._async_cursor = conn.cursor()
-                lost = await owners.insert_events_async(self._async_cursor, events)
-            except (self._driver_error, OSError) as exc:
-                await self._drop_async_conn()  # a broken connection is opened afresh
-                raise DBAPIError("a group of events", None, exc) from exc
-        except BaseException as exc:  # cancelled too: not known to be stored, so kept
-            error = exc
-        self._committing = None
-        self._inflight_error = error
-        if lost:
-            owners.lost(lost)
-        self._written(error)
-        if isinstance(error, asyncio.CancelledError):
-            raise error
+        self._groups.put(batch)
 
     def _writing(self) -> None:
         """The writer's thread: write each group it is handed, then tell the loop."""
@@ -620,12 +561,6 @@ class Store:
         if lost and owners is not None:
             owners.lost(lost)
 
-    async def _drop_async_conn(self) -> None:
-        cursor, self._async_cursor = self._async_cursor, None
-        if cursor is not None:
-            with contextlib.suppress(Exception):  # broken already: nothing to say to it
-                await cursor.connection.close()
-
     def _drop_events_conn(self) -> None:
         conn, self._events_conn, self._events_cursor = self._events_conn, None, None
         if conn is not None:
@@ -758,9 +693,6 @@ class Store:
                 time.sleep(delay)
                 delay = min(RETRY_MAX, delay * 2)
         self._drop_events_conn()
-        if self._async_cursor is not None:  # no loop to close it on: close its socket
-            cursor, self._async_cursor = self._async_cursor, None
-            cursor.connection.pgconn.finish()
         if self._checkpoints is not None:
             self._checkpoints.shutdown(wait=True)
         self.engine.dispose()
