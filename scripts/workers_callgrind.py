@@ -17,7 +17,9 @@ alternated (1, 2 then 2, 1, ...).
 
     PYTHONPATH=. .venv/bin/python scripts/workers_callgrind.py --rounds 3 --tables 10 --idle 20
 
-The dumps stay in ``--out`` for ``callgrind_annotate``.
+The dumps stay in ``--out`` for ``callgrind_annotate``. ``--threads`` counts each of a worker's
+threads apart (callgrind's ``--separate-threads``): the loop, the lobby notices' listener, the
+lease ticks, the store's writer, and the rest (the limits' thread, the bots', libuv's pool).
 """
 
 from __future__ import annotations
