@@ -250,23 +250,21 @@ def report(run: Run, tables: int, idle: float) -> str:
             f"{sum(run.playing) / per:,.0f} instructions per worker-second"
         )
     each = " + ".join(f"{n / run.moves:,.0f}" for n in run.playing)
+    per_move = sum(run.playing) / run.moves
     idle_share = idle * run.workers * run.seconds / run.moves
+    held = f"; tables held open: {run.held:,.0f} per worker-second" if run.held else ""
+    threads = ", ".join(f"{role} {n / run.moves:,.0f}" for role, n in sorted(run.threads.items()))
     return (
         (
             f"{run.workers} worker(s), {run.moves:,} moves in {run.seconds:.0f} s "
-            f"(games {run.digest}): per move, workers {sum(run.playing) / run.moves:,.0f} ({each}), "
+            f"(games {run.digest}): per move, workers {per_move:,.0f} ({each}), "
             f"of which idle ~{idle_share:,.0f}; nginx {run.nginx[1] / run.moves:,.0f}; "
             f"{run.moves / max(run.commits, 1):.2f} moves per group commit ({run.commits:,}); "
             f"per table opened, workers {sum(run.opening) / tables:,.0f}, "
             f"nginx {run.nginx[0] / tables:,.0f}"
         )
-        + (f"; tables held open: {run.held:,.0f} per worker-second" if run.held else "")
-        + (
-            "; per move by thread: "
-            + ", ".join(f"{role} {n / run.moves:,.0f}" for role, n in sorted(run.threads.items()))
-            if run.threads
-            else ""
-        )
+        + held
+        + (f"; per move by thread: {threads}" if threads else "")
     )
 
 
