@@ -230,6 +230,8 @@ def one_run(
             run.seconds = time.monotonic() - began
             run.playing = [instructions(pid, out, 1) for pid in procs]
             run.dumps = [path for pid in procs for path in thread_dumps(out, pid, 1)]
+            if threads:
+                run.threads = by_thread(run.dumps)
     finally:
         cluster.stop()
     return run
@@ -245,10 +247,11 @@ def report(run: Run, tables: int, idle: float) -> str:
     and per table, what opening it cost."""
     if not run.moves:
         per = run.workers * run.seconds
+        threads = ", ".join(f"{role} {n / per:,.0f}" for role, n in sorted(run.threads.items()))
         return (
             f"idle, {run.workers} worker(s), {run.seconds:.0f} s: "
             f"{sum(run.playing) / per:,.0f} instructions per worker-second"
-        )
+        ) + (f"; by thread: {threads}" if threads else "")
     each = " + ".join(f"{n / run.moves:,.0f}" for n in run.playing)
     per_move = sum(run.playing) / run.moves
     idle_share = idle * run.workers * run.seconds / run.moves
@@ -295,7 +298,9 @@ def main() -> None:
         if args.idle:
             db = pg.database("idle")
             Store(db).close()
-            run = one_run(db, 1, args.of, 0, args.idle, args.lease, args.seed, out / "idle")
+            run = one_run(
+                db, 1, args.of, 0, args.idle, args.lease, args.seed, out / "idle", 0, args.threads
+            )
             idle = sum(run.playing) / run.seconds
             print(report(run, 0, 0.0), flush=True)
         for round_ in range(args.rounds):
