@@ -17,7 +17,9 @@ alternated (1, 2 then 2, 1, ...).
 
     PYTHONPATH=. .venv/bin/python scripts/workers_callgrind.py --rounds 3 --tables 10 --idle 20
 
-The dumps stay in ``--out`` for ``callgrind_annotate``.
+The dumps stay in ``--out`` for ``callgrind_annotate``. ``--threads`` counts each of a worker's
+threads apart (callgrind's ``--separate-threads``): the loop, the lobby notices' listener, the
+lease ticks, the store's writer, and the rest (the limits' thread, the bots', libuv's pool).
 """
 
 from __future__ import annotations
@@ -44,11 +46,29 @@ from bestiary.server.loadtest import BENCH_FLAGS, _family
 from bestiary.server.store import Store
 
 
-def callgrind(out: Path) -> list[str]:
+def callgrind(out: Path, threads: bool = False) -> list[str]:
     return [
         "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/callgrind.%p",
-        f"--log-file={out}/valgrind.%p.log",
+        f"--log-file={out}/valgrind.%p.log", *(["--separate-threads=yes"] if threads else []),
     ]  # fmt: skip
+
+
+# A worker's threads in the order it starts them (``keeper.join``, then the app's lifespan):
+# with ``--separate-threads`` callgrind numbers them so, and dumps each apart (``-NN``).
+THREADS = {1: "loop", 2: "notices", 3: "lease", 4: "store writer"}
+
+
+def thread_dumps(out: Path, pid: int, dump: int) -> list[Path]:
+    """The files of one dump: one, or one per thread (``--separate-threads``)."""
+    whole = out / f"callgrind.{pid}.{dump}"
+    return [whole] if whole.exists() else sorted(out.glob(f"callgrind.{pid}.{dump}-*"))
+
+
+def summary(path: Path) -> int:
+    found = re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE)
+    if not found:
+        raise RuntimeError(f"no summary in {path}")
+    return int(found.group(1))
 
 
 class Counted(workers.Workers):
@@ -81,11 +101,16 @@ def instructions(pid: int, out: Path, dump: int) -> int:
     """Dump ``pid``'s counters (the ``dump``-th time: callgrind zeroes them at each dump) and
     read the total back."""
     subprocess.run(["callgrind_control", "-d", str(pid)], capture_output=True, check=True)
-    path = out / f"callgrind.{pid}.{dump}"
-    found = re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE)
-    if not found:
-        raise RuntimeError(f"no summary in {path}")
-    return int(found.group(1))
+    return sum(summary(path) for path in thread_dumps(out, pid, dump))
+
+
+def by_thread(dumps: list[Path]) -> Counter[str]:
+    """The instructions of each of the workers' threads (summed over workers), by role."""
+    roles: Counter[str] = Counter()
+    for path in dumps:
+        number = int(path.name.rsplit("-", 1)[1]) if "-" in path.name else 0
+        roles[THREADS.get(number, "other threads")] += summary(path)
+    return roles
 
 
 def own_costs(dump: Path) -> tuple[Counter[str], Counter[str]]:
@@ -138,6 +163,7 @@ class Run:
     digest: str = ""
     held: float = 0.0  # instructions per worker-second with the tables open and no move (--hold)
     dumps: list[Path] = field(default_factory=list)  # the workers' play (idle: wait) dumps
+    threads: Counter[str] = field(default_factory=Counter)  # play, by thread (--threads)
 
 
 def one_run(
@@ -150,12 +176,13 @@ def one_run(
     seed: int,
     out: Path,
     hold: float = 0.0,
+    threads: bool = False,
 ) -> Run:
     """Open ``tables`` seeded tables, then play every game out, counting each phase apart
     (``tables`` 0: no load at all for ``seconds``: what idle workers cost; ``hold``: that many
     seconds counted between the two, the tables open and no move made)."""
     out.mkdir(parents=True)
-    Counted.wrap = callgrind(out)
+    Counted.wrap = callgrind(out, threads)
     find_nginx = workers.find_nginx
     script = nginx_under(callgrind(out), out)
     workers.find_nginx = lambda: script
@@ -193,14 +220,18 @@ def one_run(
             last = 3 if hold else 2
             run.playing = [instructions(pid, out, last) for pid in procs]
             run.nginx = (counted[0], sum(instructions(pid, out, last) for pid in nginx))
-            run.dumps = [out / f"callgrind.{pid}.{last}" for pid in procs]
+            run.dumps = [path for pid in procs for path in thread_dumps(out, pid, last)]
             run.digest = games_digest(db)
+            if threads:
+                run.threads = by_thread(run.dumps)
         else:
             began = time.monotonic()
             time.sleep(seconds)
             run.seconds = time.monotonic() - began
             run.playing = [instructions(pid, out, 1) for pid in procs]
-            run.dumps = [out / f"callgrind.{pid}.1" for pid in procs]
+            run.dumps = [path for pid in procs for path in thread_dumps(out, pid, 1)]
+            if threads:
+                run.threads = by_thread(run.dumps)
     finally:
         cluster.stop()
     return run
@@ -216,20 +247,28 @@ def report(run: Run, tables: int, idle: float) -> str:
     and per table, what opening it cost."""
     if not run.moves:
         per = run.workers * run.seconds
+        threads = ", ".join(f"{role} {n / per:,.0f}" for role, n in sorted(run.threads.items()))
         return (
             f"idle, {run.workers} worker(s), {run.seconds:.0f} s: "
             f"{sum(run.playing) / per:,.0f} instructions per worker-second"
-        )
+        ) + (f"; by thread: {threads}" if threads else "")
     each = " + ".join(f"{n / run.moves:,.0f}" for n in run.playing)
+    per_move = sum(run.playing) / run.moves
     idle_share = idle * run.workers * run.seconds / run.moves
+    held = f"; tables held open: {run.held:,.0f} per worker-second" if run.held else ""
+    threads = ", ".join(f"{role} {n / run.moves:,.0f}" for role, n in sorted(run.threads.items()))
     return (
-        f"{run.workers} worker(s), {run.moves:,} moves in {run.seconds:.0f} s "
-        f"(games {run.digest}): per move, workers {sum(run.playing) / run.moves:,.0f} ({each}), "
-        f"of which idle ~{idle_share:,.0f}; nginx {run.nginx[1] / run.moves:,.0f}; "
-        f"{run.moves / max(run.commits, 1):.2f} moves per group commit ({run.commits:,}); "
-        f"per table opened, workers {sum(run.opening) / tables:,.0f}, "
-        f"nginx {run.nginx[0] / tables:,.0f}"
-    ) + (f"; tables held open: {run.held:,.0f} per worker-second" if run.held else "")
+        (
+            f"{run.workers} worker(s), {run.moves:,} moves in {run.seconds:.0f} s "
+            f"(games {run.digest}): per move, workers {per_move:,.0f} ({each}), "
+            f"of which idle ~{idle_share:,.0f}; nginx {run.nginx[1] / run.moves:,.0f}; "
+            f"{run.moves / max(run.commits, 1):.2f} moves per group commit ({run.commits:,}); "
+            f"per table opened, workers {sum(run.opening) / tables:,.0f}, "
+            f"nginx {run.nginx[0] / tables:,.0f}"
+        )
+        + held
+        + (f"; per move by thread: {threads}" if threads else "")
+    )
 
 
 def main() -> None:
@@ -245,6 +284,9 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts to compare")
     parser.add_argument("--lease", type=float, default=120.0, help="seconds (callgrind is slow)")
     parser.add_argument("--out", default="", help="where the dumps stay (default: a temp dir)")
+    parser.add_argument(
+        "--threads", action="store_true", help="count each thread of a worker apart"
+    )
     args = parser.parse_args()
     out = Path(args.out or tempfile.mkdtemp(prefix="workers-callgrind-"))
     counts = [int(n) for n in args.workers.split(",")]
@@ -256,7 +298,9 @@ def main() -> None:
         if args.idle:
             db = pg.database("idle")
             Store(db).close()
-            run = one_run(db, 1, args.of, 0, args.idle, args.lease, args.seed, out / "idle")
+            run = one_run(
+                db, 1, args.of, 0, args.idle, args.lease, args.seed, out / "idle", 0, args.threads
+            )
             idle = sum(run.playing) / run.seconds
             print(report(run, 0, 0.0), flush=True)
         for round_ in range(args.rounds):
@@ -265,7 +309,16 @@ def main() -> None:
                 Store(db).close()
                 here = out / f"round{round_ + 1}-{count}w"
                 run = one_run(
-                    db, count, args.of, args.tables, 0.0, args.lease, args.seed, here, args.hold
+                    db,
+                    count,
+                    args.of,
+                    args.tables,
+                    0.0,
+                    args.lease,
+                    args.seed,
+                    here,
+                    args.hold,
+                    args.threads,
                 )
                 print(f"round {round_ + 1}: {report(run, args.tables, idle)}", flush=True)
                 print(uptime(), flush=True)

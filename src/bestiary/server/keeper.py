@@ -139,7 +139,9 @@ class Keeper:
         for code in held - tick.mine:
             if code in self.confirmed and code not in self.handing:
                 self._drop(code)
-        for code in tick.mine - held - self.loading - self.handing:
+        # a table held here in any status (a game just over, its release not yet committed) is
+        # not read back from the store: it could not be adopted anyway
+        for code in tick.mine - self.lobby.tables.keys() - self.loading - self.handing:
             if self.gone.get(code, -1.0) < tick.started:
                 self._spawn(self._load(code, tick.started))
         for code, to in tick.hand.items():

@@ -4,7 +4,9 @@ A worker sends each lobby change of its tables (``ownership.Cluster.write``) wit
 inside the commit that stores it; PostgreSQL delivers a notification only once its transaction
 commits, so no process lists a table that is not durable. This listener keeps the other
 workers' live tables (``Notices.others``) for the lobby's listing, and wakes the lease tick when
-a worker joins or a table is handed over. A connection that breaks is opened again and the list
+a worker joins or a table is handed over. It listens on the other workers' lobby channels only
+(a worker's own changes are in its lobby already), and hands what one wake-up heard to the loop
+in one call. A connection that breaks is opened again and the list
 read afresh from the ``owners`` rows (notifications sent meanwhile are not queued for us).
 The thread sleeps until its connection or its stop pipe has something to read: an idle worker
 does not wake to look for nothing.
@@ -63,13 +65,20 @@ class Notices:
         while not self._stop.is_set():
             try:
                 with psycopg.connect(libpq_url(self.cluster.store.url), autocommit=True) as conn:
-                    conn.execute(f"LISTEN {LOBBY_CHANNEL}")
+                    for k in range(self.cluster.count):
+                        if k != self.cluster.index:
+                            conn.execute(f"LISTEN {LOBBY_CHANNEL.format(k)}")
                     conn.execute(f"LISTEN {OWNERS_CHANNEL}")
                     self._post(self._replace, self.cluster.others())
                     self._ready.set()
                     while not self._stop.is_set():
-                        for heard in conn.notifies(timeout=0):  # what has come, no waiting
-                            self._heard(heard.channel, heard.payload)
+                        changes = [
+                            change
+                            for heard in conn.notifies(timeout=0)  # what has come, no waiting
+                            if (change := self._heard(heard.channel, heard.payload))
+                        ]
+                        if changes:
+                            self._post(self._changed, changes)
                         select.select([conn.fileno(), self._woken], [], [])
             except Exception as exc:  # the database went away: listen again when it is back
                 self._ready.set()
@@ -77,17 +86,16 @@ class Notices:
                     log.warning("lobby notices: %s; listening again in 1 s", exc)
                     self._stop.wait(1.0)
 
-    def _heard(self, channel: str, payload: str) -> None:
+    def _heard(self, channel: str, payload: str) -> tuple[str, dict[str, Any]] | None:
+        """A lobby change another worker sent (code, info); None: the owners' news."""
         if channel == OWNERS_CHANNEL:
             self.cluster.wake()
-            return
+            return None
         news = orjson.loads(payload)
-        if news.get("w") == self.cluster.index:
-            return  # our own change: the lobby holds the table itself
         info = news.get("info")
         if info is None:  # too big for a notification: read from its row
             info = self.cluster.lobby_of(news["code"]) or {"status": "gone"}
-        self._post(self._changed, news["code"], info)
+        return news["code"], info
 
     def _post(self, job: Any, *args: Any) -> None:
         if not self.loop.is_closed():
@@ -96,8 +104,9 @@ class Notices:
     def _replace(self, others: dict[str, dict[str, Any]]) -> None:
         self.others = others
 
-    def _changed(self, code: str, info: dict[str, Any]) -> None:
-        if info.get("status") in LIVE:
-            self.others[code] = info
-        else:
-            self.others.pop(code, None)
+    def _changed(self, changes: list[tuple[str, dict[str, Any]]]) -> None:
+        for code, info in changes:
+            if info.get("status") in LIVE:
+                self.others[code] = info
+            else:
+                self.others.pop(code, None)

@@ -41,7 +41,9 @@ from bestiary.server.store import NotOwner, Store, Write
 
 log = logging.getLogger("bestiary.server")
 
-LOBBY_CHANNEL = "bestiary_lobby"  # a table's lobby info changed (created, joined, started...)
+# a table's lobby info changed (created, joined, started...): each worker sends on a channel of
+# its own and listens on the others', so that no worker wakes to hear of its own changes
+LOBBY_CHANNEL = "bestiary_lobby_{}"
 OWNERS_CHANNEL = "bestiary_owners"  # a worker joined or a table was handed over: look now
 # PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a bigger info is read from the row
 PAYLOAD_LIMIT = 7000
@@ -319,10 +321,10 @@ class Cluster:
         return set(codes) - {row[0] for row in cursor.fetchall()}
 
     def _notify(self, conn: Any, code: str, lobby: dict[str, Any]) -> None:
-        payload = orjson.dumps({"w": self.index, "code": code, "info": lobby}).decode()
+        payload = orjson.dumps({"code": code, "info": lobby}).decode()
         if len(payload) > PAYLOAD_LIMIT:  # the listeners read it from the row
-            payload = orjson.dumps({"w": self.index, "code": code}).decode()
-        conn.execute(NOTIFY, {"channel": LOBBY_CHANNEL, "payload": payload})
+            payload = orjson.dumps({"code": code}).decode()
+        conn.execute(NOTIFY, {"channel": LOBBY_CHANNEL.format(self.index), "payload": payload})
 
     def lost(self, codes: set[str]) -> None:
         log.error("worker %d lost tables %s to another", self.index, ", ".join(sorted(codes)))
