@@ -166,9 +166,15 @@ def addresses(host: str, port: int) -> list[str]:
     return lines
 
 
-# Young collections stay frequent and cheap; a full collection (which walks every live object:
-# with a few hundred tables, hundreds of milliseconds that stall every table) becomes rare.
-COLLECT_THRESHOLDS = (1_000, 10, 1_000)
+# A full collection (which walks every live object: with a few hundred tables, hundreds of
+# milliseconds that stall every table) stays rare. Young collections come every 5,000 new
+# containers, not every 1,000: a move's objects that live until the table's next move (its
+# state, its messages in flight) were caught by several young collections each, and touching
+# them (cache misses, not instructions) was most of the collector's CPU. At 200 critters
+# tables this halved the collector's CPU per move (33 to 12 us in young collections, gc
+# callbacks timed; docs/benchmarks.md, "a move's own Python and the collector"), for middle
+# collections of about 30 ms every few seconds instead of 5 ms several times a second.
+COLLECT_THRESHOLDS = (5_000, 10, 1_000)
 
 
 def settle_heap() -> None:
