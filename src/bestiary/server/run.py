@@ -167,14 +167,14 @@ def addresses(host: str, port: int) -> list[str]:
 
 
 # A full collection (which walks every live object: with a few hundred tables, hundreds of
-# milliseconds that stall every table) stays rare. Young collections come every 5,000 new
+# milliseconds that stall every table) stays rare. Young collections come every 3,000 new
 # containers, not every 1,000: a move's objects that live until the table's next move (its
 # state, its messages in flight) were caught by several young collections each, and touching
-# them (cache misses, not instructions) was most of the collector's CPU. At 200 critters
-# tables this halved the collector's CPU per move (33 to 12 us in young collections, gc
-# callbacks timed; docs/benchmarks.md, "a move's own Python and the collector"), for middle
-# collections of about 30 ms every few seconds instead of 5 ms several times a second.
-COLLECT_THRESHOLDS = (5_000, 10, 1_000)
+# them (cache misses more than instructions) was most of the collector's CPU. At 200 critters
+# tables the collector's CPU per move fell from 33-45 to 20-23 us (gc callbacks timed;
+# docs/benchmarks.md, "a move's own Python and the collector"); 5,000 saved no more and made
+# the middle collections 30-36 ms instead of 13-15 (4-6 ms at 1,000).
+COLLECT_THRESHOLDS = (3_000, 10, 1_000)
 
 
 def settle_heap() -> None:
