@@ -166,15 +166,13 @@ def addresses(host: str, port: int) -> list[str]:
     return lines
 
 
-# A full collection (which walks every live object: with a few hundred tables, hundreds of
-# milliseconds that stall every table) stays rare. Young collections come every 3,000 new
-# containers, not every 1,000: a move's objects that live until the table's next move (its
-# state, its messages in flight) were caught by several young collections each, and touching
-# them (cache misses more than instructions) was most of the collector's CPU. At 200 critters
-# tables the collector's CPU per move fell from 33-45 to 20-23 us (gc callbacks timed;
-# docs/benchmarks.md, "a move's own Python and the collector"); 5,000 saved no more and made
-# the middle collections 30-36 ms instead of 13-15 (4-6 ms at 1,000).
-COLLECT_THRESHOLDS = (3_000, 10, 1_000)
+# Young collections stay frequent and cheap; a full collection (which walks every live object:
+# with a few hundred tables, hundreds of milliseconds that stall every table) becomes rare.
+# 3,000 for the young ones saved about 6 us of the collector's CPU per critters move at 200
+# tables (2% of the server's), for middle collections of 10 ms (up to 69) instead of 2-4 (up to
+# 16) about once a second: not kept (scripts/server_collections.py; docs/benchmarks.md, "a
+# move's own Python and the collector").
+COLLECT_THRESHOLDS = (1_000, 10, 1_000)
 
 
 def settle_heap() -> None:
