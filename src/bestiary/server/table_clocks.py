@@ -117,11 +117,11 @@ class Clocks(TableCore):
     def _arm(self) -> None:
         """Wait for the driver's next due tick (checked again after every change).
 
-        One timer is kept while it rings no later than that tick: ringing early, it only waits
-        again (``_due``), where a cancel and a new timer on every move cost more."""
+        One timer is kept while it rings no later than that tick, or while nothing is due (a
+        ring then finds nothing to run): ringing early, it only waits again (``_due``), where a
+        cancel and a new timer on every move cost more. Pauses, halts and the end cancel it."""
         due = self._next_due()
         if due is None:
-            self._cancel_timer()
             return
         at = self._due_at(due)
         if self._timer is not None:
