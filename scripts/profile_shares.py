@@ -27,7 +27,14 @@ PARTS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("store commits (Store._write)", ("Store._write",), ()),
     (
         "table clocks",
-        ("Clocks._arm", "Messages._timers", "Clocks._turn_clock", "Commits._hold"),
+        (
+            "Clocks._arm",
+            "Messages._timers",
+            "Clocks._turn_clock",
+            "Commits._hold",
+            "Commits._may_run",
+            "Clocks._turn_rang",
+        ),
         (),
     ),
     ("lobby HTTP", ("RequestResponseCycle.run_asgi",), ()),

@@ -13,24 +13,34 @@ is. Sources are alternated in each round.
     PYTHONPATH=.:src .venv/bin/python scripts/server_callgrind.py \\
         old=build/base:tests/toygame new=build/core:tests/toygame --rounds 3
 
+The bench's load is timed: each run plays the moves callgrind's pace allows, different ones
+every run, and the lobby's churn (finished games replaced) is inside the count. ``--seeded N``
+counts a fixed workload instead (``seeded_tables``, as ``workers_callgrind.py`` does for
+workers): ``N`` tables dealt from fixed seeds, opened through the lobby (counted apart), then
+every game played out to its end by seeded clients, one move at a time: the same moves in every
+run (the games' digest says so), their instructions per move counted without the lobby's.
+
 The dumps stay in ``--out`` for ``callgrind_annotate``.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
+from scripts.seeded_tables import SEEDED_FLAGS, games_digest, open_and_play
 from scripts.workers_callgrind import callgrind, instructions, own_costs
 
 from bestiary.server.live import free_port
-from bestiary.server.loadtest import _levels, _wait_up, server_command
+from bestiary.server.loadtest import BENCH_FLAGS, _levels, _wait_up, server_command
 
 
 def one_run(
@@ -52,11 +62,45 @@ def one_run(
             base, [server.pid], games=[of], table_counts=[tables], seconds=seconds, echo=print,
             thinkers=0, movers=movers,
         )[0]  # fmt: skip
-        served = instructions(server.pid, out)
+        served = instructions(server.pid, out, 1)
     finally:
         server.terminate()
         server.wait(timeout=120)
     return level.moves, served, out / f"callgrind.{server.pid}.1"
+
+
+def seeded_run(
+    pythonpath: str, of: str, tables: int, seed: int, out: Path
+) -> tuple[int, int, int, str, Path]:
+    """The fixed workload on one ``bestiary serve`` (SQLite): moves, the server's instructions
+    opening the tables and playing them out, the games' digest, and the play's dump."""
+    out.mkdir(parents=True)
+    port = free_port()
+    db = f"sqlite:///{out / 'seeded.sqlite'}"
+    env = {**os.environ, "PYTHONPATH": pythonpath}
+    serve = [
+        "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
+        *BENCH_FLAGS, *SEEDED_FLAGS,
+    ]  # fmt: skip
+    command = [*callgrind(out), sys.executable, "-c", "from bestiary.cli import main; main()"]
+    server = subprocess.Popen([*command, *serve], env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    opening: list[int] = []
+    try:
+        _wait_up(base, server, seconds=600)
+        subprocess.run(
+            ["callgrind_control", "-z", str(server.pid)], capture_output=True, check=True
+        )
+        moves, _ = asyncio.run(
+            open_and_play(
+                base, of, tables, seed, lambda: opening.append(instructions(server.pid, out, 1))
+            )
+        )
+        played = instructions(server.pid, out, 2)
+    finally:
+        server.terminate()
+        server.wait(timeout=120)
+    return moves, opening[0], played, games_digest(db), out / f"callgrind.{server.pid}.2"
 
 
 def main() -> None:
@@ -68,6 +112,10 @@ def main() -> None:
     parser.add_argument("--of", default="critters")
     parser.add_argument("--movers", type=int, default=0)
     parser.add_argument("--top", type=int, default=30, help="functions listed")
+    parser.add_argument(
+        "--seeded", type=int, default=0, help="tables of the fixed workload (0: the bench's load)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="--seeded: table n dealt from seed + n")
     parser.add_argument("--out", default="", help="where the dumps stay (default: a temp dir)")
     args = parser.parse_args()
     sources = dict(s.split("=", 1) for s in args.sources)
@@ -75,13 +123,22 @@ def main() -> None:
     print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), flush=True)
     per_move: dict[str, list[float]] = {}
     own: dict[str, Counter[str]] = {}  # the server's own instructions per move (mean of rounds)
+    digests: set[str] = set()
     for round_ in range(args.rounds):
         for name, pythonpath in sources.items():
             here = out / f"round{round_ + 1}-{name}"
             start = time.monotonic()
-            moves, served, dump = one_run(
-                pythonpath, args.of, args.tables, args.seconds, args.movers, here
-            )
+            opened = ""
+            if args.seeded:
+                moves, opening, served, digest, dump = seeded_run(
+                    pythonpath, args.of, args.seeded, args.seed, here
+                )
+                digests.add(digest)
+                opened = f", {opening / args.seeded:,.0f} per table opened, games {digest}"
+            else:
+                moves, served, dump = one_run(
+                    pythonpath, args.of, args.tables, args.seconds, args.movers, here
+                )
             if not moves:  # e.g. wild: its 5 s Nightfall ends games before callgrind answers
                 raise SystemExit(f"{name}: no move was answered in the counted level ({here})")
             per_move.setdefault(name, []).append(served / moves)
@@ -90,7 +147,7 @@ def main() -> None:
                 own.setdefault(name, Counter())[key] += cost / moves / args.rounds
             print(
                 f"round {round_ + 1}, {name}: {moves:,} moves, {served / moves:,.0f} server "
-                f"instructions per move ({time.monotonic() - start:.0f} s; dump in {here})",
+                f"instructions per move{opened} ({time.monotonic() - start:.0f} s; dump in {here})",
                 flush=True,
             )
             print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
@@ -98,6 +155,8 @@ def main() -> None:
     for name, runs in per_move.items():
         each = ", ".join(f"{r:,.0f}" for r in runs)
         print(f"{name:>8} {statistics.median(runs):12,.0f}   ({each})")
+    if args.seeded:
+        print(f"the same games in every run: {len(digests) == 1} ({', '.join(sorted(digests))})")
     names = list(own)
     print("the server's own instructions per move, by shared object and function (mean of rounds):")
     print(" ".join(f"{name:>12}" for name in names))

@@ -373,3 +373,52 @@ def test_a_person_back_on_her_turn_sees_her_clock_and_it_runs(
     assert table.seats[0].agent is None  # the stand-in stepped aside
     assert first["timers"]["turn"] == 0.2  # her turn, shown with its clock, a whole turn
     assert hers and all(e.get("timeout") is True for e in hers)  # and it runs out
+
+
+async def clock_started_again(db: Path) -> tuple[float, list[float]]:
+    """ann (connected) against a bot, on a fake clock, with a 0.2 s turn clock: on her turn,
+    0.15 s in, her clock starts again (as every event at her table starts it), and she stays
+    silent. Returns when her turn began and when each move made for her was sent."""
+    store = Store(f"sqlite:///{db}")
+    writer = asyncio.get_running_loop().create_task(store.run_writer())
+    clock = FakeClock()
+    table = Table("AGAIN1", "critters", {}, 2, store, TableSettings(turn_seconds=0.2), clock)
+    ann, bot = table.seats
+    ann.name, ann.token_hash = "ann", hash_token("ann-token")
+    bot.name, bot.bot = "bo", "greedy"
+    table.start_actor()
+    sock = Watcher(clock)
+    await table.ask(lambda: table.attach(sock, "ann-token", 1))
+    await table.ask(lambda: table.start("ann-token", 7))
+    for _ in range(5_000):  # to ann's turn, her turn clock running
+        await settle(table)
+        state = table.state
+        assert state is not None and table.status == "playing"
+        if state.actors == ("ann",) and table._turn_due is not None:
+            break
+        assert clock.step()
+    began = clock.now()
+    clock.t = began + 0.15
+    await table.ask(table._turn_clock)
+    timed: list[float] = []
+    for _ in range(5_000):  # ann stays silent: her clock runs out, from its new start
+        await settle(table)
+        timed = [
+            at
+            for m, at in zip(sock.messages, sock.received_at, strict=True)
+            if m["type"] == "state" and any(e.get("by") == "ann" for e in m["events"])
+        ]
+        if timed or table.status != "playing" or not clock.step():
+            break
+    await table.stop()
+    writer.cancel()
+    store.close()
+    return began, timed
+
+
+def test_a_turn_clock_started_again_runs_its_whole_time_from_then(
+    tmp_path: Path, loop: asyncio.AbstractEventLoop
+) -> None:
+    # its one timer, set for the first start, rings early and waits out the rest
+    began, timed = loop.run_until_complete(clock_started_again(tmp_path / "again.sqlite"))
+    assert timed and timed[0] == pytest.approx(began + 0.15 + 0.2)

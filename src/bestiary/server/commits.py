@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from functools import partial
 
 from bestiary.core.driver import Played
 from bestiary.core.records import Event
-from bestiary.server.connection import Connection
 from bestiary.server.protocol import error_message
 from bestiary.server.table_core import STORAGE_DOWN, TableCore, log
 
@@ -26,6 +24,14 @@ class Commits(TableCore):
         table's bots are thinking, an earlier job waits, something is due first (which starts
         now), or ``job`` ``reveals`` the state (a socket's first view) while events of it are
         not yet committed. Otherwise the driver's clock is brought to now and ``job`` runs."""
+        if self._may_run(reveals):
+            return False
+        self._keep(job, reveals)
+        return True
+
+    def _may_run(self, reveals: bool = False) -> bool:
+        """``_hold`` without the job: False if the job must be kept (``_keep``). A move asks
+        this first, so that the job it would keep is only made when it waits."""
         match = self.match
         queued = bool(self._held) and not self._settling
         blocked = queued or (reveals and self._unsent > 0)
@@ -37,13 +43,13 @@ class Commits(TableCore):
                 self._due()
             else:
                 match.advance(now)  # nothing is due by then: this only sets the tick
-        if self._busy is None and not blocked:
-            return False
+        return self._busy is None and not blocked
+
+    def _keep(self, job: Callable[[], None], reveals: bool = False) -> None:
         if self._settling:
             self._held.appendleft((job, reveals))  # it was first in line: it stays first
         else:
             self._held.append((job, reveals))
-        return True
 
     def _publish(
         self,
@@ -84,15 +90,19 @@ class Commits(TableCore):
             if finished:
                 sends.append((self._all_connections(), self._table_message()))
             self._unsent += 1
+            self._unsent_sends.append(sends)
             # Sent by the store's writer itself, on the loop, right after the commit: no inbox
-            # round trip per group (the actor is idle whenever a callback runs).
-            # (As a job of this actor: whatever it causes waits its turn.)
-            self.store.commit(partial(self._job, partial(self._committed, sends)))
+            # round trip per group (the actor is idle whenever a callback runs). The store calls
+            # back in the order it was asked, so each call sends the oldest group.
+            self.store.commit(self._commit_done)
         self._settled()
 
-    def _committed(self, sends: list[tuple[list[Connection], bytes]]) -> None:
+    def _commit_done(self) -> None:
+        self._job(self._committed)  # a job of this actor: whatever it causes waits its turn
+
+    def _committed(self) -> None:
         self._unsent -= 1
-        for conns, text in sends:
+        for conns, text in self._unsent_sends.popleft():
             for conn in conns:
                 conn.send_text(text)
         self._settled()

@@ -33,7 +33,9 @@ class Connection:
         self.outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self.closed = False
         self._flood = Bucket(rate, burst)
-        self._writing = False  # the writer holds a message it has not finished sending
+        # messages in the outbox or being sent by the writer (not ``outbox.empty()``, a Python
+        # call per message and seat)
+        self._waiting = 0
         self.direct: Callable[[bytes], bool] | None = None
         self._drop: Callable[[], None] | None = None
         self._read: Callable[[Callable[[str | bytes], None] | None], None] | None = None
@@ -56,8 +58,7 @@ class Connection:
         """Send one text message (its UTF-8 bytes: ``protocol.encode``)."""
         if self.closed:
             return
-        waiting = self._writing or not self.outbox.empty()
-        if self.direct is not None and not waiting and self.direct(text):
+        if self.direct is not None and not self._waiting and self.direct(text):
             return  # written at once: nothing was waiting before it
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             # Too slow to follow the table (it can reconnect and catch up). It reads nothing,
@@ -66,6 +67,7 @@ class Connection:
             if self._drop is not None:
                 self._drop()
             return
+        self._waiting += 1
         self.outbox.put_nowait(text)
 
     def close(self) -> None:
@@ -91,8 +93,7 @@ class Connection:
                 if text == _CLOSE:
                     await self.websocket.close(code=1008)
                     return
-                self._writing = True
                 await self.websocket.send_text(text.decode())
-                self._writing = False
+                self._waiting -= 1
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True  # starlette: peer gone, or already closed (a RuntimeError)

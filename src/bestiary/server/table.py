@@ -268,7 +268,7 @@ class Table(Seating, Presence, Messages, Clocks, Commits):
         if by != seat.name:
             conn.send(error_message("wrong_seat", f"you play {seat.name}, not {by!r}.", ref))
             return
-        event = {**event, "by": seat.name}
+        event["by"] = seat.name  # the socket's own message: nothing else holds it
         try:
             action = self.game.action_from_event(event)
         except (ValueError, KeyError, TypeError) as err:
@@ -283,7 +283,8 @@ class Table(Seating, Presence, Messages, Clocks, Commits):
         if self.match is None or self.status != "playing":
             conn.send(error_message("illegal", "the game is not in play.", ref))
             return
-        if self._hold(partial(self.act, conn, event, ref)):
+        if not self._may_run():
+            self._keep(partial(self.act, conn, event, ref))
             return
         if getattr(action, "by", None) != seat.name:
             conn.send(error_message("illegal", "only the table can do that.", ref))
@@ -299,7 +300,6 @@ class Table(Seating, Presence, Messages, Clocks, Commits):
     def _due(self) -> None:
         """The timer: the driver runs what is due (bots' decisions); in a worker thread when a
         seated bot is registered as one that thinks (``seconds``), else at once."""
-        self._timer = None
         due, match = self._next_due(), self.match
         if due is None or match is None:
             return

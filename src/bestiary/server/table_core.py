@@ -96,14 +96,19 @@ class TableCore:
         self._t0 = 0.0  # clock time of tick 0
         self._t_offset = 0.0  # seconds of play before tick 0 (a restored game)
         self._timer: Handle | None = None
+        self._timer_at = 0.0  # when it rings (clock time)
+        self._armed = 0  # timers set so far: a ring that is not the latest one's is stale
         self._turn: Handle | None = None  # the turn clock of the person to move
         self._turn_due: float | None = None
+        self._turn_of: tuple[str, int] | None = None  # that person, and the seq it started at
+        self._turn_armed = 0
         self._lead = 0.0  # seconds before its tick a bot decision starts (see _arm)
         self._busy: str | None = None  # "thinking" or "waiting" (to send at its tick)
         # the commit path and its storage pauses (commits)
         self._held: deque[tuple[Callable[[], None], bool]] = deque()  # jobs, whether they reveal
         self._settling = False
         self._unsent = 0  # groups of events made but not yet committed (so not yet sent)
+        self._unsent_sends: deque[list[tuple[list[Connection], bytes]]] = deque()  # theirs
         self.paused: str | None = None  # why the store is down, while it is
         self._paused_at = 0.0
 
