@@ -97,7 +97,7 @@ def nginx_under(wrap: list[str], out: Path) -> str:
     return str(script)
 
 
-def instructions(pid: int, out: Path, dump: int) -> int:
+def instructions(pid: int, out: Path, dump: int = 1) -> int:
     """Dump ``pid``'s counters (the ``dump``-th time: callgrind zeroes them at each dump) and
     read the total back."""
     subprocess.run(["callgrind_control", "-d", str(pid)], capture_output=True, check=True)

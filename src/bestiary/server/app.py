@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import math
 from collections.abc import AsyncIterator
@@ -20,6 +21,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.middleware import Middleware
+from starlette.types import Scope
 
 from bestiary.core.agent import LEVELS, bot_entries, bot_levels
 from bestiary.core.driver import pace_option
@@ -38,6 +41,7 @@ from bestiary.server.protocol import (
     error_message,
     parse_client_message,
 )
+from bestiary.server.quick_lobby import QuickCall, QuickLobby
 from bestiary.server.quotas import AddressLimits, Refused, SharedCounts
 from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.settings import ServerSettings
@@ -47,6 +51,14 @@ from bestiary.server.table import Table, TableError, TableSettings
 log = logging.getLogger("bestiary.server")
 
 STATIC = Path(__file__).parent / "static"
+
+# FastAPI's own OpenTelemetry (0.16x): off, as the server exports no traces; left on, every call
+# asked three global providers whether anyone listens
+NO_TELEMETRY: dict[str, Any] = (
+    {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
+    if "telemetry" in inspect.signature(FastAPI).parameters
+    else {}
+)
 
 
 class BotSeat(BaseModel):
@@ -117,9 +129,12 @@ def create_app(
     settings: TableSettings | None = None,
     rate: float = 100.0,
     server: ServerSettings | None = None,
+    quick: bool = True,
 ) -> FastAPI:
     """The whole server. ``rate`` is each socket's flood limit in messages per second;
-    ``server`` holds the operator's limits (bodies, new tables, sockets per address, seeds)."""
+    ``server`` holds the operator's limits (bodies, new tables, sockets per address, seeds).
+    ``quick``: the lobby's busiest calls are answered in front of FastAPI's routing
+    (``quick_lobby``; False: every call through FastAPI, as tests compare)."""
     defaults = settings or TableSettings()
     limits = server or ServerSettings()
     holder: dict[str, Lobby] = {}
@@ -160,6 +175,7 @@ def create_app(
         version="1",
         summary="Lobby and tables for Call of the Wild and the critter set-collection game.",
         lifespan=lifespan,
+        **NO_TELEMETRY,
     )
     app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
     app.add_middleware(HostCheck, pages=OwnPages(limits.allowed_hosts))  # outermost: first
@@ -183,9 +199,12 @@ def create_app(
             raise HTTPException(404, f"there is no table {code}.") from None
 
     def client(connection: Request | WebSocket) -> str:
+        return client_of(connection.scope)
+
+    def client_of(scope: Scope) -> str:
         """The client a request counts as for every per-address limit (``client_key``)."""
-        host = connection.client.host if connection.client else "unknown"
-        return client_key(host, limits.ipv6_prefix)
+        peer = scope.get("client")
+        return client_key(peer[0] if peer else "unknown", limits.ipv6_prefix)
 
     def too_many(refused: Refused) -> HTTPException:
         """429, with ``Retry-After`` when it is a rate."""
@@ -258,7 +277,9 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create_table(request: CreateTable, http: Request) -> Seated:
         """Open a table and take its first seat (the host)."""
-        address = client(http)
+        return await host_table(request, client(http))
+
+    async def host_table(request: CreateTable, address: str, _code: str = "") -> Seated:
         try:
             await quotas.new_table(address)
             await quotas.take_seat(address, joining=False)
@@ -310,8 +331,10 @@ def create_app(
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, request: JoinTable, http: Request) -> Seated:
         """Take an open seat under a name; keep the token to reconnect."""
+        return await seat_player(request, client(http), code)
+
+    async def seat_player(request: JoinTable, address: str, code: str) -> Seated:
         table = table_or_404(code)
-        address = client(http)
         try:
             await quotas.take_seat(address, joining=True)
         except Refused as refused:
@@ -354,6 +377,9 @@ def create_app(
     @app.post("/api/tables/{code}/start")
     async def start_table(code: str, request: StartTable) -> dict[str, Any]:
         """Deal and begin (the host only, every seat filled)."""
+        return await start_game(request, "", code)
+
+    async def start_game(request: StartTable, _address: str, code: str) -> dict[str, Any]:
         table = table_or_404(code)
         if request.seed is not None and not limits.allow_seeds:
             raise HTTPException(
@@ -424,6 +450,15 @@ def create_app(
                 await asyncio.wait_for(writer, 1.0)
             writer.cancel()
 
+    if quick:  # innermost of the app's own middleware: behind the Host, Origin and body checks
+        busiest = [
+            QuickCall("/api/tables", CreateTable, host_table, Seated, status=201),
+            QuickCall("/api/tables/{code}/join", JoinTable, seat_player, Seated),
+            QuickCall("/api/tables/{code}/start", StartTable, start_game, dict[str, Any]),
+        ]
+        app.user_middleware.append(
+            Middleware(QuickLobby, calls=busiest, socket=table_socket, client=client_of)
+        )
     return app
 
 

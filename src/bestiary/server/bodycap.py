@@ -42,20 +42,25 @@ class BodyCap:
             if not message.get("more_body", False):
                 break
         whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        given = False
-
-        async def replay() -> Message:
-            nonlocal given
-            if given:
-                return await receive()
-            given = True
-            return whole
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(whole, receive), send)
 
     async def _refuse(self, send: Send) -> None:
         detail = f"a request body may be at most {self.max_bytes} bytes."
         await answer(send, 413, {"detail": detail})
+
+
+def replaying(message: Message, receive: Receive) -> Receive:
+    """``receive`` as it was before ``message`` was taken from it: that first, then the rest."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return message
+
+    return replay
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import ipaddress
 import time
+from functools import lru_cache
 
 
+# asked for every connection, lobby call and table socket, of the same few addresses: parsed once
+# each (ipaddress's parsing showed in the lobby's profile); bounded, as many clients may come
+@lru_cache(maxsize=4096)
 def client_key(host: str, ipv6_prefix: int = 64) -> str:
     """The client an address counts as for every per-address limit: an IPv4 address itself,
     an IPv6 address its network of ``ipv6_prefix`` bits (one home or host is given a whole

@@ -533,17 +533,21 @@ def run_server_bench(
             server.wait(timeout=30)
 
 
-def server_command(port: int, db: str, prelude: str = "") -> list[str]:
+def server_command(port: int, db: str, prelude: str = "", seeded: bool = False) -> list[str]:
     """The one-process server the bench loads (``serve`` on ``db``, the lobby's limits lifted:
-    every client of the load comes from 127.0.0.1), after ``prelude``."""
+    every client of the load comes from 127.0.0.1), after ``prelude``. ``seeded``: as
+    ``SEEDED_FLAGS`` (scripts/seeded_tables.py) make a served one, clients may choose each
+    deal's seed and no clock moves a game on (so a counted run plays the same moves)."""
+    table, lobby = ("turn_seconds=None, answer_seconds=36000.0,", "allow_seeds=True,")
     code = prelude + (
         "from bestiary.server.run import serve\n"
         "from bestiary.server.settings import ServerSettings\n"
         "from bestiary.server.table import TableSettings\n"
         f"serve(port={port}, db={db!r}, quiet=True, rate=5000.0,"
-        " settings=TableSettings(grace_seconds=3600),"
-        " server=ServerSettings(max_connections=5000, max_per_address=5000,"
-        " tables_per_minute=1e6, joins_per_minute=1e6, seats_per_address=10**6))\n"
+        f" settings=TableSettings({table if seeded else ''} grace_seconds=3600),"
+        f" server=ServerSettings({lobby if seeded else ''} max_connections=5000,"
+        " max_per_address=5000, tables_per_minute=1e6, joins_per_minute=1e6,"
+        " seats_per_address=10**6))\n"
     )
     return [sys.executable, "-c", code]
 

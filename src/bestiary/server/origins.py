@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -37,6 +38,7 @@ def _hostname(host: str) -> str:
     return host.rstrip(".")
 
 
+@lru_cache(maxsize=1024)  # every request's Host, mostly the same few: parsed once each
 def is_ip(name: str) -> bool:
     """Whether ``name`` is an IP address (not a name)."""
     try:

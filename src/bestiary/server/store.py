@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 from typing import Any, Protocol
 
 import orjson
@@ -184,6 +187,25 @@ def _marks(paramstyle: str, count: int) -> str | None:
     """``count`` placeholders for the driver's own SQL (None: a style that names them)."""
     mark = _MARK.get(paramstyle)
     return mark and ", ".join(mark(n) for n in range(1, count + 1))
+
+
+# A table row as SQLite's driver takes it, bound as SQLAlchemy binds it (``_upsert_statement``'s
+# row): its columns in order, JSON columns as ``json.dumps`` text (None too: ``null``, as
+# SQLAlchemy's JSON type stores it unless told otherwise), the rest as they are.
+_COLUMNS = tuple(column.name for column in tables_table.c)
+_AS_JSON = tuple(isinstance(column.type, JSON) for column in tables_table.c)
+_SQLITE_UPSERT = (
+    f"INSERT INTO tables ({', '.join(_COLUMNS)}) VALUES ({_marks('qmark', len(_COLUMNS))}) "
+    f"ON CONFLICT (code) DO UPDATE SET "
+    + ", ".join(f"{name} = excluded.{name}" for name in _COLUMNS if name != "code")
+)
+
+
+def _table_values(row: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(
+        json.dumps(row[name]) if as_json else row[name]
+        for name, as_json in zip(_COLUMNS, _AS_JSON, strict=True)
+    )
 
 
 Write = tuple[str, dict[str, Any]]
@@ -513,6 +535,9 @@ class Store:
         if (owners is not None or self._sqlite) and all(kind == "event" for kind, _ in batch):
             self._write_events(owners, [(r["code"], r["seq"], r["line"]) for _, r in batch])
             return
+        if self._sqlite and owners is None:
+            self._write_sqlite(batch)
+            return
         with self.engine.begin() as conn:
             if owners is not None:
                 lost = owners.check(conn, batch)
@@ -538,28 +563,54 @@ class Store:
         committed as it runs, or SQLite's ``executemany`` in one transaction (SQLAlchemy's work
         per statement was most of a small group's cost, and per row most of a large one's:
         ``scripts/store_bench.py``)."""
-        errors = self.engine.dialect.loaded_dbapi.Error
         lost: set[str] = set()
+        with self._driver("a group of events") as cursor:
+            if owners is not None:
+                lost = owners.insert_events(cursor, events)
+            else:
+                cursor.execute("BEGIN")
+                cursor.executemany(self._insert_events, events)
+                cursor.execute("COMMIT")
+        if lost and owners is not None:
+            owners.lost(lost)
+
+    def _write_sqlite(self, batch: Sequence[Write]) -> None:
+        """A SQLite group with table rows (a table opened, joined, started or finished, among
+        moves) by the driver itself too, in one transaction: each run of events one
+        ``executemany``, each run of rows one upsert (SQLAlchemy's work per statement was most
+        of a lobby change's cost to the store: ``scripts/lobby_callgrind.py``)."""
+        with self._driver("a group with table rows") as cursor:
+            cursor.execute("BEGIN")
+            for kind, run in groupby(batch, key=itemgetter(0)):
+                rows = [row for _, row in run]
+                if kind == "event":
+                    cursor.executemany(
+                        self._insert_events, [(r["code"], r["seq"], r["line"]) for r in rows]
+                    )
+                else:  # SQLite has no owners, whose own writes are the only other kind
+                    assert kind == "table", kind
+                    cursor.executemany(_SQLITE_UPSERT, [_table_values(row) for row in rows])
+            cursor.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _driver(self, what: str) -> Iterator[Any]:
+        """The writer's own connection's cursor (kept open: no pool checkout and no liveness
+        ping per commit). A failure drops the connection (it may hold the transaction open: it
+        is opened afresh at the retry) and is raised as SQLAlchemy's, which the writer
+        retries."""
+        errors = self.engine.dialect.loaded_dbapi.Error
         try:
             if self._events_conn is None:
                 conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
                 self._events_conn, driver = conn, conn.connection.driver_connection
                 assert driver is not None  # a connection just opened
                 self._events_cursor = driver.cursor()
-            cursor = self._events_cursor
-            if owners is not None:
-                lost = owners.insert_events(cursor, events)
-            else:  # (a failure leaves the transaction open: the connection is dropped below)
-                cursor.execute("BEGIN")
-                cursor.executemany(self._insert_events, events)
-                cursor.execute("COMMIT")
+            yield self._events_cursor
         except (SQLAlchemyError, OSError, errors) as exc:
-            self._drop_events_conn()  # a broken connection is opened afresh at the retry
+            self._drop_events_conn()
             if isinstance(exc, errors):  # as SQLAlchemy would say it: the writer retries those
-                raise DBAPIError("a group of events", None, exc) from exc
+                raise DBAPIError(what, None, exc) from exc
             raise
-        if lost and owners is not None:
-            owners.lost(lost)
 
     def _drop_events_conn(self) -> None:
         conn, self._events_conn, self._events_cursor = self._events_conn, None, None
@@ -607,6 +658,10 @@ class Store:
 
     def exists(self, code: str) -> bool:
         """Whether a table row ``code`` is stored (queued writes aside: those are live tables)."""
+        if self._sqlite and self.inline and self._find_code:  # the writer's own connection:
+            # its writes run here, on the loop, so the two never meet
+            with self._driver("a table's code looked up") as cursor:
+                return cursor.execute(self._find_code, (code,)).fetchone() is not None
         with self.engine.connect() as conn:
             if self._find_code:
                 return conn.exec_driver_sql(self._find_code, (code,)).first() is not None
