@@ -68,6 +68,39 @@ def test_a_group_of_moves_goes_in_whole_or_not_at_all(tmp_path: Path) -> None:
     store.close()
 
 
+def _event_indexes(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        found = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'"
+        )
+        return {name for (name,) in found}
+
+
+def test_events_are_found_by_code_through_one_index_and_an_old_second_one_is_dropped(
+    tmp_path: Path,
+) -> None:
+    """A table's events are looked up by the unique (code, seq) index; a store made with the
+    old index of code alone (which every insert wrote as well) loses it when opened again, and
+    keeps every event."""
+    path = tmp_path / "db.sqlite"
+    store = Store(f"sqlite:///{path}")
+    store._write([("event", {"code": "ABCDE", "seq": s, "line": "{}"}) for s in (1, 2)])
+    store.close()
+    assert _event_indexes(path) == {"events_code_seq"}
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE INDEX ix_events_code ON events (code)")  # as stores had it
+    assert _event_indexes(path) == {"events_code_seq", "ix_events_code"}
+    Store(f"sqlite:///{path}").close()
+    assert _event_indexes(path) == {"events_code_seq"}
+    with sqlite3.connect(path) as conn:
+        plan = conn.execute(
+            "EXPLAIN QUERY PLAN SELECT seq, line FROM events WHERE code = ? ORDER BY seq",
+            ("ABCDE",),
+        ).fetchall()
+    assert "events_code_seq" in " ".join(str(step[-1]) for step in plan)
+    assert _lines(path) == [(1, "{}"), (2, "{}")]
+
+
 json_values = st.recursive(
     st.none()
     | st.booleans()
