@@ -24,7 +24,6 @@ The dumps stay in ``--out`` for ``callgrind_annotate``.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import statistics
 import subprocess
@@ -33,11 +32,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from scripts.seeded_tables import games_digest, open_and_play
-from scripts.workers_callgrind import callgrind, instructions, own_costs, uptime
+from scripts.seeded_tables import games_digest
+from scripts.server_callgrind import count_seeded
+from scripts.workers_callgrind import callgrind, own_costs, uptime
 
 from bestiary.server.live import free_port
-from bestiary.server.loadtest import _wait_up, server_command
+from bestiary.server.loadtest import server_command
 
 
 @dataclass
@@ -57,25 +57,9 @@ def one_run(pythonpath: str, of: str, tables: int, seed: int, out: Path) -> Run:
     db = f"sqlite:///{out / 'lobby.sqlite'}"
     env = {**os.environ, "PYTHONPATH": pythonpath}
     server = subprocess.Popen([*callgrind(out), *server_command(port, db, seeded=True)], env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_up(base, server, seconds=600)  # imports under callgrind take a minute or more
-        asyncio.run(open_and_play(base, of, 1, seed - 1, lambda: None))  # warm, not counted
-        subprocess.run(
-            ["callgrind_control", "-z", str(server.pid)], capture_output=True, check=True
-        )
-        opening: list[int] = []
-        moves, _ = asyncio.run(
-            open_and_play(
-                base, of, tables, seed, lambda: opening.append(instructions(server.pid, out, 1))
-            )
-        )
-        playing = instructions(server.pid, out, 2)
-    finally:
-        server.terminate()
-        server.wait(timeout=120)
+    moves, opening, playing = count_seeded(server, port, of, tables, seed, out, warm=True)
     digest = games_digest(db)
-    return Run(opening[0], playing, moves, digest, out / f"callgrind.{server.pid}.1")
+    return Run(opening, playing, moves, digest, out / f"callgrind.{server.pid}.1")
 
 
 def main() -> None:

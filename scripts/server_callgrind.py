@@ -84,10 +84,28 @@ def seeded_run(
     ]  # fmt: skip
     command = [*callgrind(out), sys.executable, "-c", "from bestiary.cli import main; main()"]
     server = subprocess.Popen([*command, *serve], env=env, stdout=subprocess.DEVNULL)
+    moves, opening, played = count_seeded(server, port, of, tables, seed, out)
+    return moves, opening, played, games_digest(db), out / f"callgrind.{server.pid}.2"
+
+
+def count_seeded(
+    server: subprocess.Popen[bytes],
+    port: int,
+    of: str,
+    tables: int,
+    seed: int,
+    out: Path,
+    warm: bool = False,
+) -> tuple[int, int, int]:
+    """``seeded_tables``' workload on ``server`` (under callgrind, dumping into ``out``), then
+    the server stopped: moves, instructions opening the tables (dump 1), playing them out (dump
+    2). ``warm``: one table opened and played first, not counted."""
     base = f"http://127.0.0.1:{port}"
     opening: list[int] = []
     try:
-        _wait_up(base, server, seconds=600)
+        _wait_up(base, server, seconds=600)  # imports under callgrind take a minute or more
+        if warm:
+            asyncio.run(open_and_play(base, of, 1, seed - 1, lambda: None))
         subprocess.run(
             ["callgrind_control", "-z", str(server.pid)], capture_output=True, check=True
         )
@@ -100,7 +118,7 @@ def seeded_run(
     finally:
         server.terminate()
         server.wait(timeout=120)
-    return moves, opening[0], played, games_digest(db), out / f"callgrind.{server.pid}.2"
+    return moves, opening[0], played
 
 
 def main() -> None:
