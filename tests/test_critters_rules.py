@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bestiary.core.errors import IllegalAction
-from bestiary.critters import GAME, CrittersState
+from bestiary.critters import GAME, CrittersState, moves
 from bestiary.critters.actions import (
     Allow,
     Complete,
@@ -22,6 +22,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
+from bestiary.critters.moves import interned_like
 
 FILLER = ["turtle"] * 12
 
@@ -111,6 +112,25 @@ def test_play_set_from_hand_with_a_wild() -> None:
     play(state, PlaySet("ann", "fox", ("wild", "fox", "fox")))
     assert sets(state, "ann") == [("fox", ["wild", "fox", "fox"], True)]
     assert sorted(state.hand("ann")) == ["turtle", "wild", "wild"]
+
+
+def test_a_move_made_apart_is_matched_to_the_listed_one_it_equals() -> None:
+    """A client's move arrives as a new object (parsed from its message): it is legal when it
+    equals a listed action, found by its fields among the interned ones (or by the scan of
+    the list when it is not interned: the cache emptied), and refused when it equals none."""
+    state = table({"ann": ["fox", "wild", "fox", "wild", "wild"], "bo": ["frog"] * 5}, FILLER)
+    listed = state.legal_actions("ann")
+    for action in listed:
+        sent = GAME.action_from_event(action.to_event())
+        assert sent == action
+        assert interned_like(sent) is action
+    assert interned_like(PlaySet("ann", "fox", ("fox", "fox", "frog"))) is None
+    refused(state, PlaySet("ann", "frog", ("frog", "wild", "wild")), "does not hold")
+    moves._CACHE.clear()  # nothing interned now: only the scan can find the move
+    sent = GAME.action_from_event(PlaySet("ann", "fox", ("fox", "fox", "wild")).to_event())
+    assert interned_like(sent) is None
+    play(state, sent)
+    assert sets(state, "ann") == [("fox", ["fox", "fox", "wild"], True)]
 
 
 def test_complete_puts_one_or_two_cards_on_an_incomplete_set() -> None:

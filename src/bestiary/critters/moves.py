@@ -8,6 +8,7 @@ compiled, a bound method is a call through a Python object, ``acts.append`` a di
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
 from typing import Any, Final
 
 from bestiary.critters.actions import (
@@ -39,6 +40,25 @@ def interned(cls: Any, *args: Any) -> Any:
             _CACHE.clear()
         action = _CACHE[key] = cls(*args)
     return action
+
+
+def interned_like(action: Any) -> Any:
+    """The interned action equal to ``action`` (made by ``interned`` from its fields, in their
+    order), or None if there is none."""
+    kind = type(action)
+    names = _FIELDS.get(kind)
+    if names is None:
+        if not is_dataclass(kind):
+            return None
+        names = _FIELDS[kind] = tuple(f.name for f in fields(kind) if f.init)
+    try:
+        found = _CACHE.get((kind, *[getattr(action, name) for name in names]))
+    except TypeError:  # unhashable fields: never interned
+        return None
+    return found if found == action else None
+
+
+_FIELDS: Final[dict[type, tuple[str, ...]]] = {}  # an action class's fields, in their order
 
 
 class SeatMoves:

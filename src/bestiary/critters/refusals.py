@@ -24,6 +24,7 @@ from bestiary.critters.actions import (
     UltimateCollector,
 )
 from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, NO, ULTIMATE_COLLECTOR, WILD
+from bestiary.critters.moves import interned_like
 from bestiary.critters.tableau import CardSet, fills_with_wilds, has_full, incomplete, swappable
 from bestiary.critters.view import Seen
 
@@ -73,9 +74,22 @@ def refusal(state: Position, action: Any) -> str | None:
     reason: str | None = _CHECKS[kind_of_action](state, p, action)
     if reason is not None:
         return reason
-    if _normal(action) not in state.legal_at(p):
+    if not _listed(_normal(action), state.legal_at(p)):
         return f"{action!r} is not legal now"
     return None
+
+
+def _listed(action: Any, legal: list[CrittersAction]) -> bool:
+    """``action in legal``. Legal-move generation lists interned actions (``moves.interned``):
+    the one equal to ``action``, found by its fields, is looked for by identity, where the
+    equality scan compared each of the hundreds a late hand can list; the scan still answers
+    for an action never interned."""
+    known = interned_like(action)
+    if known is not None:
+        for listed in legal:
+            if listed is known:
+                return True
+    return action in legal
 
 
 def _normal(action: Any) -> Any:
