@@ -8,7 +8,6 @@ made). The Draw Pile is stored top *last* so that drawing is a cheap ``pop()``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from functools import partial
 from typing import Any, Final, Self
 
@@ -49,13 +48,19 @@ from bestiary.critters.tableau import (
     swappable,
 )
 from bestiary.critters.view import (
+    Public,
     card_sets,
     public_part,
     redact,
     table_of_view,
     unseen_cards,
     view_of,
+    view_parts,
 )
+
+# keys of what a state keeps until it changes (``_kept``)
+_PUBLIC: Final = ("public", 0)
+_TABLEAU: Final = "tableau"
 
 
 class CrittersState:
@@ -108,7 +113,7 @@ class CrittersState:
         self._winners = winners
         self._ending = ending
         self._log: list[CrittersAction] = []
-        # answers kept until the state changes (see _memo): a table asks for each seat's view
+        # answers kept until the state changes (see _kept): a table asks for each seat's view
         # and the mover's actions, then again for the actions to check the move it sends
         self._memo_at = -1
         self._memos: dict[tuple[str, int], Any] = {}
@@ -281,7 +286,11 @@ class CrittersState:
         """``player``'s sets, oldest first, JSON-shaped. Read-only: every view made before the
         state changes shares it (four seats' views of one move cost one)."""
         seat = self._t.seat[player]
-        shown: list[dict[str, Any]] = self._memo(("tableau", seat), partial(self._tableau, seat))
+        kept = self._kept()
+        key = (_TABLEAU, seat)
+        shown: list[dict[str, Any]] | None = kept.get(key)
+        if shown is None:
+            shown = kept[key] = self._tableau(seat)
         return shown
 
     def _tableau(self, seat: int) -> list[dict[str, Any]]:
@@ -290,14 +299,6 @@ class CrittersState:
             {"kind": kind, "cards": list(cards), "full": len(cards) == size}
             for kind, cards in self._tabs[seat]
         ]
-
-    def _memo(self, key: tuple[str, int], make: Callable[[], Any]) -> Any:
-        """``make()``, kept until the state changes."""
-        kept = self._kept()
-        found = kept.get(key)
-        if found is None:
-            found = kept[key] = make()
-        return found
 
     def _kept(self) -> dict[tuple[str, int], Any]:
         """What is kept for this state: every change appends to the log, so its length dates
@@ -332,7 +333,20 @@ class CrittersState:
 
     def view(self, player: str | None) -> dict[str, Any]:
         """``player``'s view; what every seat sees alike is kept until the state changes."""
-        return view_of(self, player, self._memo(("public", 0), partial(public_part, self)))
+        return view_of(self, player, self._kept_public())
+
+    def view_in_parts(self, player: str | None) -> list[dict[str, Any]]:
+        """``self.view(player)`` as dicts whose keys, merged in order, are the view; the table
+        and the play are the same objects for every seat until the state changes
+        (``core.game.view_in_parts``)."""
+        return view_parts(self, player, self._kept_public())
+
+    def _kept_public(self) -> Public:
+        kept = self._kept()
+        public: Public | None = kept.get(_PUBLIC)
+        if public is None:
+            public = kept[_PUBLIC] = public_part(self)
+        return public
 
     def summary(self) -> dict[str, Any]:
         return summary_of(self)
@@ -437,10 +451,10 @@ class CrittersState:
     def legal_at(self, p: int) -> list[CrittersAction]:
         """``legal_actions`` by seat index (the refusals' and the playout's hot path).
 
-        Kept until the state changes (a fresh list is returned each time). Not through
-        ``_memo``: compiled, its ``partial`` is a call through Python objects, and a learner
-        (``bestiary.adapters.vector``) asks once per position, so that call was most of the
-        cost of keeping."""
+        Kept until the state changes (a fresh list is returned each time). Looked up in
+        ``_kept`` directly, as every kept answer is: a ``partial`` to make it would be a call
+        through Python objects in compiled code, and a learner (``bestiary.adapters.vector``)
+        asks once per position, so that call was most of the cost of keeping."""
         kept = self._kept()
         key = ("legal", p)
         acts: list[CrittersAction] | None = kept.get(key)

@@ -8,7 +8,7 @@ never looks at the true hidden cards.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from bestiary.core.errors import BadOption
 from bestiary.core.records import Event
@@ -53,36 +53,42 @@ class Seen(Protocol):
     def winners(self) -> list[str]: ...
 
 
-def view_of(
-    state: Seen, player: str | None, public: tuple[dict[str, Any], dict[str, Any]] | None = None
-) -> dict[str, Any]:
+Public = tuple[list[str], dict[str, Any], dict[str, Any]]  # public_part's
+
+
+def view_of(state: Seen, player: str | None, public: Public | None = None) -> dict[str, Any]:
     """``player``'s view (``None``: a spectator, who sees no hand), JSON-shaped.
 
     ``public`` is ``public_part(state)`` when the caller kept it (it is the same for every seat
     until the state changes); its containers are then shared, read-only, between views."""
-    t = state.table
-    if player is not None and player not in t.seat:
-        raise KeyError(f"{player!r} is not playing in this game")
-    table, play = public_part(state) if public is None else public
-    view: dict[str, Any] = {"game": "critters", "players": table["players"], "you": player}
-    view |= table
-    if player is not None:
-        view["hand"] = state.hand(player)
-    view |= play
+    view: dict[str, Any] = {}
+    for part in view_parts(state, player, public):
+        view |= part
     return view
 
 
-def public_part(state: Seen) -> tuple[dict[str, Any], dict[str, Any]]:
-    """What every seat's view shows alike: the table (before a view's hand), then the play."""
+def view_parts(
+    state: Seen, player: str | None, public: Public | None = None
+) -> list[dict[str, Any]]:
+    """``player``'s view as dicts whose keys, merged in order, are ``view_of``'s (no key in
+    two parts): the seat's own, then the table (``public``'s, the same object for every seat),
+    the hand, the play (``public``'s)."""
+    t = state.table
+    if player is not None and player not in t.seat:
+        raise KeyError(f"{player!r} is not playing in this game")
+    players, table, play = public_part(state) if public is None else public
+    head: dict[str, Any] = {"game": "critters", "players": players, "you": player}
+    if player is None:
+        return [head, table, play]
+    return [head, table, {"hand": state.hand(player)}, play]
+
+
+def public_part(state: Seen) -> Public:
+    """What every seat's view shows alike: the players, the table (before a view's hand), then
+    the play."""
     t = state.table
     pending = state.pending
-    table = {
-        "players": list(t.players),
-        "options": t.options(),
-        "first": t.players[t.first],
-        "kinds": list(t.kinds),
-        "deck": dict(t.deck.counts),
-    }
+    players, table = _fixed_part(t)
     play = {
         "hand_sizes": {p: state.hand_size(p) for p in t.players},
         "tableaus": {p: state.tableau(p) for p in t.players},
@@ -98,7 +104,26 @@ def public_part(state: Seen) -> tuple[dict[str, Any], dict[str, Any]]:
         "over": state.is_over,
         "winners": state.winners(),
     }
-    return table, play
+    return players, table, play
+
+
+def _fixed_part(t: Table) -> tuple[list[str], dict[str, Any]]:
+    """The players and the table's part of every view: made once a game and kept in the
+    table's memo (read-only, as every shared part of a view), so a server encodes it once a
+    game (``core.game.view_in_parts``)."""
+    fixed: tuple[list[str], dict[str, Any]] | None = t.memo.get(_FIXED)
+    if fixed is None:
+        table = {
+            "options": t.options(),
+            "first": t.players[t.first],
+            "kinds": list(t.kinds),
+            "deck": dict(t.deck.counts),
+        }
+        fixed = t.memo[_FIXED] = (list(t.players), table)
+    return fixed
+
+
+_FIXED: Final = "view's fixed part"  # its key in Table.memo
 
 
 def redact(event: Event, viewer: str | None) -> Event:

@@ -17,7 +17,7 @@ try:
 except ImportError:  # websockets without its C part (as its own frames module falls back)
     from websockets.utils import apply_mask
 
-from bestiary.core.game import Action, State, redacted
+from bestiary.core.game import Action, State, redacted, view_in_parts
 from bestiary.core.records import Event
 
 # Who receives a message: a socket (``connection.Connection``, which imports this module, so
@@ -153,10 +153,12 @@ def state_message(
     t: float,
     timers: dict[str, float],
     acting: Sequence[str] | None = None,
+    view: Any = None,
 ) -> bytes:
     """``player``'s state message (``None``: a spectator's): its view, its form of ``events``,
     its legal actions. ``acting``: the players who may act (the others' legal lists are empty,
-    the State protocol's ``actors``), when the caller has it; None: every player is asked."""
+    the State protocol's ``actors``), when the caller has it; None: every player is asked.
+    ``view``: the view, encoded already (``view_json``); None: asked of ``state``."""
     over = state.is_over
     legal: list[Any] = []
     if player is not None and (acting is None or player in acting):
@@ -166,7 +168,7 @@ def state_message(
         "seq": seq,
         "t": t,
         "events": events,
-        "view": state.view(player),
+        "view": state.view(player) if view is None else view,
         "legal": legal,
         "over": over,
     }
@@ -191,23 +193,63 @@ def change_messages(
     t: float,
     timers: dict[str, float],
     turn_based: bool,
+    made: dict[int, tuple[Any, bytes]] | None = None,
+    kept: dict[int, tuple[Any, bytes]] | None = None,
 ) -> list[tuple[list[Receiver], bytes]]:
     """Every connected seat its own view and its own form of each event (``ref`` to the
     ``actor``'s seat), then every spectator the public one (one message shared by all of them).
 
     ``turn_based``: only the players who may act are asked for legal actions (in a real-time
-    game nearly everyone may, so asking who first would only repeat the work)."""
+    game nearly everyone may, so asking who first would only repeat the work). ``made``, when
+    given, is filled with this move's view parts, encoded; ``kept``: those of the table's move
+    before (``view_json``)."""
     acting = state.actors if turn_based else None
     sends: list[tuple[list[Receiver], bytes]] = []
+    if made is None:
+        made = {}
     for seat in seats:
         if not seat.connections:
             continue
         shown = redacted(state, events, seat.name)
         own = ref if seat.index == actor else None
-        text = state_message(state, seat.name, shown, own, seq, t, timers, acting)
+        view = view_json(state, seat.name, made, kept)
+        text = state_message(state, seat.name, shown, own, seq, t, timers, acting, view)
         sends.append((list(seat.connections), text))
     watching = list(spectators)
     if watching:
         shown = redacted(state, events, None)
-        sends.append((watching, state_message(state, None, shown, None, seq, t, timers)))
+        view = view_json(state, None, made, kept)
+        sends.append(
+            (watching, state_message(state, None, shown, None, seq, t, timers, None, view))
+        )
     return sends
+
+
+def view_json(
+    state: State,
+    player: str | None,
+    made: dict[int, tuple[Any, bytes]],
+    kept: dict[int, tuple[Any, bytes]] | None = None,
+) -> Any:
+    """``player``'s view, encoded (an ``orjson.Fragment``, which ``encode`` embeds as it is),
+    byte for byte ``encode(state.view(player))``.
+
+    Its parts (``core.game.view_in_parts``) are encoded once for all the seats of a move, and
+    once for as long as a game hands out the same part: ``made`` holds each part met in this
+    move, by identity, with its JSON between the braces, and ``kept`` those of the move before
+    (found there, a part is carried into ``made``). Each is held with its part, so no other
+    object can have its id meanwhile, and a part never changes once handed out. The part every
+    seat sees alike was most of each message's encoding, four times a move."""
+    chunks: list[bytes] = []
+    for part in view_in_parts(state, player):
+        if not part:
+            continue  # no keys: nothing between the commas
+        key = id(part)
+        found = made.get(key)
+        if found is None:
+            found = None if kept is None else kept.get(key)
+            if found is None:
+                found = (part, orjson.dumps(part)[1:-1])
+            made[key] = found
+        chunks.append(found[1])
+    return orjson.Fragment(b"{" + b",".join(chunks) + b"}")

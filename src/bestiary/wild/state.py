@@ -23,7 +23,7 @@ from bestiary.wild.objectives import (
 )
 from bestiary.wild.setup import Deal
 from bestiary.wild.summary import summary_of
-from bestiary.wild.view import public_part, redact, seat_view, view_part
+from bestiary.wild.view import public_part, redact, seat_view, seat_view_parts, view_part
 
 NO_CARD = -1
 _NIGHTFALL = Nightfall()
@@ -325,10 +325,18 @@ class WildState:
     def view(self, player: str | None) -> dict[str, Any]:
         """``player``'s view. What every seat sees alike is kept until the state changes (every
         change appends to the log): a table sends four views of each move."""
+        return seat_view(self, player, self._kept_public())
+
+    def view_in_parts(self, player: str | None) -> list[dict[str, Any]]:
+        """``self.view(player)`` as dicts whose keys, merged in order, are the view; the table
+        is one object for every seat until the state changes (``core.game.view_in_parts``)."""
+        return seat_view_parts(self, player, self._kept_public())
+
+    def _kept_public(self) -> tuple[dict[str, Any], dict[str, Any] | None]:
         if self._public_at != len(self._log):
             self._public = public_part(self)
             self._public_at = len(self._log)
-        return seat_view(self, player, self._public)
+        return self._public
 
     def view_part(self, player: str | None, key: str) -> Any:
         """``self.view(player)[key]`` for a key answered alone (``view.view_part``), else

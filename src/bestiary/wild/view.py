@@ -70,19 +70,37 @@ def seat_view(
 
     ``public`` is ``public_part(state)`` when the caller kept it (it is the same for every seat
     until the state changes); its containers are then shared, read-only, between views."""
+    view: dict[str, Any] = {}
+    for part in seat_view_parts(state, player, public):
+        view |= part
+    return view
+
+
+def seat_view_parts(
+    state: Seen,
+    player: str | None,
+    public: tuple[dict[str, Any], dict[str, Any] | None] | None = None,
+) -> list[dict[str, Any]]:
+    """``player``'s view as dicts whose keys, merged in order, are ``seat_view``'s: the
+    seat's own, the table (``public``'s, the same object for every seat), its own cards, and
+    (at the end) every Objective."""
     if player is not None and player not in state.players:
         raise KeyError(f"{player!r} is not playing at this table")
     shared, objectives = public_part(state) if public is None else public
-    view: dict[str, Any] = {"game": "wild", "you": player, **shared}
+    parts: list[dict[str, Any]] = [{"game": "wild", "you": player}, shared]
     if player is not None:
         offer = state.offer(player)
-        view["hand"] = state.hand(player)
-        view["offer"] = None if offer is None else {"card": offer[0], "call": offer[1]}
         objective_id = state.objective(player)
-        view["objective"] = None if objective_id is None else _objective(objective_id)
+        parts.append(
+            {
+                "hand": state.hand(player),
+                "offer": None if offer is None else {"card": offer[0], "call": offer[1]},
+                "objective": None if objective_id is None else _objective(objective_id),
+            }
+        )
     if objectives is not None:
-        view["objectives"] = objectives
-    return view
+        parts.append({"objectives": objectives})
+    return parts
 
 
 def public_part(state: Seen) -> tuple[dict[str, Any], dict[str, Any] | None]:
