@@ -41,6 +41,7 @@ COMPILED = sorted(
         "bestiary/core/chance.py",
         "bestiary/core/driver.py",
         "bestiary/core/records.py",
+        "bestiary/core/viewer.py",
         "bestiary/search/ismcts.py",
         *(f"bestiary/bots/{m}.py" for m in ("critters", "critters_search", "wild", "wild_view")),
         "bestiary/bots/wild_exploiters.py",

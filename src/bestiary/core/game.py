@@ -20,6 +20,8 @@ from typing import Any, Protocol, Self
 from bestiary.core.errors import IllegalAction, RecordError
 from bestiary.core.info import GameInfo
 from bestiary.core.records import Event, Header
+from bestiary.core.viewer import redacted as redacted  # re-exported: the one filter
+from bestiary.core.viewer import view_in_parts as view_in_parts
 
 ENTRY_POINT_GROUP = "bestiary.games"
 
@@ -98,29 +100,6 @@ class State(Protocol):
 
     def events(self) -> list[Event]:
         """``history`` as record lines."""
-
-
-def redacted(state: State, events: Sequence[Event], viewer: str | None) -> list[Event]:
-    """``events`` as ``viewer`` may see them (``None``: a spectator), by the game's ``redact``.
-
-    The one filter every viewer-facing event passes through, in every front end.
-    """
-    redact = state.redact
-    return [redact(event, viewer) for event in events]
-
-
-def view_in_parts(state: State, player: str | None) -> list[dict[str, Any]]:
-    """``state.view(player)`` as dicts whose keys, merged in order, are the view: the game's own
-    ``view_in_parts`` where it has one, whose parts that every seat sees alike are then one
-    object for every seat until the state changes, or for as long as they stay the same (the
-    server encodes each such object once); else the whole view as one part.
-
-    A part, once handed out, never changes (a changed part is a new object)."""
-    parts = getattr(state, "view_in_parts", None)
-    if parts is None:
-        return [state.view(player)]
-    made: list[dict[str, Any]] = parts(player)
-    return made
 
 
 class Game(Protocol):

@@ -17,8 +17,9 @@ try:
 except ImportError:  # websockets without its C part (as its own frames module falls back)
     from websockets.utils import apply_mask
 
-from bestiary.core.game import Action, State, redacted, view_in_parts
+from bestiary.core.game import Action, State
 from bestiary.core.records import Event
+from bestiary.core.viewer import redacted, view_in_parts
 
 # Who receives a message: a socket (``connection.Connection``, which imports this module, so
 # only its type variable here).
