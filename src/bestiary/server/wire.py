@@ -241,7 +241,7 @@ def view_json(
     (found there, a part is carried into ``made``). Each is held with its part, so no other
     object can have its id meanwhile, and a part never changes once handed out. The part every
     seat sees alike was most of each message's encoding, four times a move."""
-    chunks: list[bytes] = []
+    pieces: list[bytes] = [b"{"]  # then each part's JSON and a comma: one join, one copy
     for part in view_in_parts(state, player):
         if not part:
             continue  # no keys: nothing between the commas
@@ -252,5 +252,9 @@ def view_json(
             if found is None:
                 found = (part, orjson.dumps(part)[1:-1])
             made[key] = found
-        chunks.append(found[1])
-    return orjson.Fragment(b"{" + b",".join(chunks) + b"}")
+        pieces.append(found[1])
+        pieces.append(b",")
+    if len(pieces) == 1:
+        return orjson.Fragment(b"{}")
+    pieces[-1] = b"}"  # the last comma closes the object
+    return orjson.Fragment(b"".join(pieces))
