@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bestiary.core.game import State, get_game, view_in_parts
-from bestiary.critters import CrittersState
 
 VIEWERS = ["ann", "bo", "cy", "di"]
 
@@ -99,29 +98,3 @@ def test_a_game_without_parts_is_one_part() -> None:
             return {"you": player}
 
     assert view_in_parts(Whole(), "ann") == [{"you": "ann"}]  # type: ignore[arg-type]
-
-
-def test_a_critters_set_is_shown_by_one_dict_until_it_changes() -> None:
-    """A set's shown form is made once a game: the same dict while the set stays as it is, a
-    new one once a card joins it (and each always shows the set as it is)."""
-    state = get_game("critters").new_game(VIEWERS[:2], {}, 11)
-    assert isinstance(state, CrittersState)
-    rng = random.Random(11)
-    seen: dict[int, tuple[Any, ...]] = {}  # id of a shown set: what it showed (held below)
-    held = []
-    for _ in range(200):
-        if state.is_over:
-            break
-        for seat, player in enumerate(state.players):
-            sets = state.tableau_at(seat)  # the state's own sets, as tuples
-            assert [(s["kind"], tuple(s["cards"])) for s in state.tableau(player)] == sets
-            for shown in state.tableau(player):
-                held.append(shown)
-                now = (shown["kind"], tuple(shown["cards"]), shown["full"])
-                assert seen.setdefault(id(shown), now) == now  # one dict, one set, for good
-        if state.chance_due:
-            state.apply(state.chance_outcome(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions(state.actors[0])))
-    reused = len(held) - len(seen)
-    assert reused > len(seen)  # most sets were shown by a dict made in an earlier move

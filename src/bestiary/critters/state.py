@@ -61,7 +61,6 @@ from bestiary.critters.view import (
 # keys of what a state keeps until it changes (``_kept``)
 _PUBLIC: Final = ("public", 0)
 _TABLEAU: Final = "tableau"
-_SHOWN_SETS: Final = "shown sets"  # its key in the table's memo (_tableau)
 
 
 class CrittersState:
@@ -295,28 +294,11 @@ class CrittersState:
         return shown
 
     def _tableau(self, seat: int) -> list[dict[str, Any]]:
-        """Each set of ``seat`` as its view shows it. A set is a tuple, never changed (a card
-        more makes a new one), so its shown form is made once a game and kept in the table's
-        memo by the set's identity, the set held with it (no other can take its id)."""
-        t = self._t
-        shown: dict[int, tuple[Any, dict[str, Any]]] | None = t.memo.get(_SHOWN_SETS)
-        if shown is None:
-            shown = t.memo[_SHOWN_SETS] = {}
-        out: list[dict[str, Any]] = []
-        # read as objects: compiled, a CardSet read as its tuple type is unboxed, and boxed
-        # again as a new tuple, with a new identity, each time
-        sets: list[Any] = self._tabs[seat]
-        for card_set in sets:
-            found = shown.get(id(card_set))
-            if found is None:
-                kind, cards = card_set
-                full = len(cards) == t.set_size
-                found = shown[id(card_set)] = (
-                    card_set,
-                    {"kind": kind, "cards": list(cards), "full": full},
-                )
-            out.append(found[1])
-        return out
+        size = self._t.set_size
+        return [
+            {"kind": kind, "cards": list(cards), "full": len(cards) == size}
+            for kind, cards in self._tabs[seat]
+        ]
 
     def _kept(self) -> dict[tuple[str, int], Any]:
         """What is kept for this state: every change appends to the log, so its length dates
