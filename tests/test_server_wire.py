@@ -42,9 +42,8 @@ class Place:
 def test_each_move_sends_each_seat_its_own_view_and_only_actors_legal_actions() -> None:
     """Played out by random moves: every connected seat gets exactly the message it would get
     alone (its view, its redacted events, its legal actions, or none when it may not act), byte
-    for byte, though the parts of the views the seats share are encoded once (and carried from
-    move to move, as a table does); the one seat without a socket gets nothing, and the
-    watchers share one public message."""
+    for byte, though the parts of the views the seats share are encoded once; the one seat
+    without a socket gets nothing, and the watchers share one public message."""
     for name in ("critters", "wild"):
         game = get_game(name)
         players = ["ann", "bo", "cy", "di"]
@@ -53,7 +52,6 @@ def test_each_move_sends_each_seat_its_own_view_and_only_actors_legal_actions() 
         seats = [Place(i, p, {f"{p}-socket"}) for i, p in enumerate(players)]
         seats[3].connections.clear()  # di's socket has gone
         watchers = ["w1", "w2"]
-        kept: dict[int, tuple[object, bytes]] = {}
         for seq in range(1, 120):
             if state.is_over:
                 break
@@ -64,11 +62,9 @@ def test_each_move_sends_each_seat_its_own_view_and_only_actors_legal_actions() 
                 mover = rng.choice(movers)
                 events = state.apply(rng.choice(state.legal_actions(mover)))
             turn_based = not game.info.real_time
-            made: dict[int, tuple[object, bytes]] = {}  # as a table keeps them, move to move
             sends = change_messages(
-                state, seats, watchers, events, 0, "r", seq, 1.5, {}, turn_based, made, kept
+                state, seats, watchers, events, 0, "r", seq, 1.5, {}, turn_based
             )
-            kept = made
             assert [sorted(conns) for conns, _ in sends] == [
                 ["ann-socket"], ["bo-socket"], ["cy-socket"], ["w1", "w2"],
             ]  # fmt: skip

@@ -109,9 +109,6 @@ class TableCore:
         self._settling = False
         self._unsent = 0  # groups of events made but not yet committed (so not yet sent)
         self._unsent_sends: deque[list[tuple[list[Connection], bytes]]] = deque()  # theirs
-        # the last move's view parts, encoded (``wire.view_json``): a part the game hands out
-        # again (critters' table) is encoded once
-        self._view_parts: dict[int, tuple[Any, bytes]] = {}
         self.paused: str | None = None  # why the store is down, while it is
         self._paused_at = 0.0
 

@@ -55,13 +55,10 @@ class Messages(TableCore):
         state = self.state
         assert state is not None
         turn_based = not self.game.info.real_time
-        made: dict[int, tuple[Any, bytes]] = {}
-        sends = change_messages(
+        return change_messages(
             state, self.seats, self.spectators, events, actor, ref, self.seq, self._t(),
-            self._timers(), turn_based, made, self._view_parts,
+            self._timers(), turn_based,
         )  # fmt: skip
-        self._view_parts = made
-        return sends
 
     def _t(self) -> float:
         """A message's ``t``: seconds of play, to the millisecond."""
