@@ -28,8 +28,8 @@ def redacted(state: State, events: Sequence[Event], viewer: str | None) -> list[
 def view_in_parts(state: State, player: str | None) -> list[dict[str, Any]]:
     """``state.view(player)`` as dicts whose keys, merged in order, are the view: the game's own
     ``view_in_parts`` where it has one, whose parts that every seat sees alike are then one
-    object for every seat until the state changes, or for as long as they stay the same (the
-    server encodes each such object once); else the whole view as one part.
+    object for every seat until the state changes (the server encodes each such object once a
+    move); else the whole view as one part.
 
     A part, once handed out, never changes (a changed part is a new object)."""
     parts = getattr(state, "view_in_parts", None)

@@ -109,8 +109,7 @@ def public_part(state: Seen) -> Public:
 
 def _fixed_part(t: Table) -> tuple[list[str], dict[str, Any]]:
     """The players and the table's part of every view: made once a game and kept in the
-    table's memo (read-only, as every shared part of a view), so a server encodes it once a
-    game (``core.game.view_in_parts``)."""
+    table's memo (read-only, as every shared part of a view), not rebuilt at every change."""
     fixed: tuple[list[str], dict[str, Any]] | None = t.memo.get(_FIXED)
     if fixed is None:
         table = {
