@@ -77,8 +77,8 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[E
     """What every vector env shares: the games, the batch buffers, seeding and autoreset.
 
     Per game, what a step decides (reward, ended, ...) is kept in Python lists and becomes a
-    batch array once per step: an item write into a NumPy array costs a few hundred
-    instructions, into a list a few.
+    batch array once per step: an item write into a NumPy array costs far more than one into a
+    list.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012

@@ -179,7 +179,7 @@ class Reshuffles:
     """A table's reshuffles, sampled with its RNG as the ``Match`` samples them after a move.
 
     The RNG is seeded when the first reshuffle is due: most games never reshuffle, and seeding
-    a ``random.Random`` cost a sixth of a new deal (about 25,000 instructions, callgrind).
+    a ``random.Random`` is a noticeable part of a new deal.
     """
 
     def __init__(self, seed: int) -> None:

@@ -23,7 +23,7 @@ PATIENCE = 3
 DESPERATION = 10
 # Decisions without a meeting anywhere at the table before a bot is fully restless: it then
 # meets whoever it must, because a table where nobody meets ends at Nightfall with nothing
-# scored (a line-up of careful bots used to stall there: docs/bots.md).
+# scored (a line-up of careful bots would otherwise stall there: docs/bots.md).
 RESTLESS = 30
 
 View = Mapping[str, Any]

@@ -1,7 +1,7 @@
 """Shuffles and picks that are exactly ``random.Random``'s own, in compiled code.
 
 The stdlib's ``shuffle`` and ``choice`` are interpreted Python around one C call per draw;
-dealing a critters deck that way cost more than a tenth of a random game (docs/benchmarks.md).
+dealing a critters deck that way is a large part of a random game.
 These draw the same numbers in the same order (``getrandbits``, as ``_randbelow`` does), so
 a seed deals the same cards and plays the same moves with either, and the generator is left
 in the same state. Any other generator (a subclass that changes how it draws, ``SystemRandom``)
@@ -26,8 +26,8 @@ T = TypeVar("T")
 
 
 class RandomSource:
-    """One generator's draws, its ``getrandbits`` bound once: compiled, a call through the
-    bound method took about 230 instructions (callgrind), by name about 510."""
+    """One generator's draws, its ``getrandbits`` bound once: in compiled code a call through
+    the bound method is far cheaper than looking the method up by name at every draw."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

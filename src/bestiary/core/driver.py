@@ -236,8 +236,8 @@ class LazyView(Mapping[str, Any]):
     """``state.view(player)``, built the first time a bot reads it, no more than that view.
 
     Given to a bot whose class sets ``lazy_view = True`` (a random bot reads its view rarely if
-    at all): building views cost about a third of a wild learner tick in the vector env, whose
-    opponents are random bots (docs/benchmarks.md). Until the view is built, a key is asked of
+    at all): building views is a large part of a wild learner tick in the vector env, whose
+    opponents are random bots. Until the view is built, a key is asked of
     the state's optional ``view_part(player, key)`` first (``State``): a game answers there the
     keys it can give without the rest of the view (wild: the Calls heard) and raises KeyError
     for the others, which are then read from the whole view.
