@@ -1,10 +1,11 @@
-# Two commands: `make run` (the main job) and `make test` (every check).
+# Two commands: `make run` (the main job) and `make test` (every check); `make check` is the
+# edit loop's fast tier (CONTRIBUTING.md).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run core test lint typecheck pytest pytest-pure bench clean browser terminal postgres proxy
+.PHONY: run core test check lint typecheck pytest pytest-pure bench clean browser terminal postgres proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -46,15 +47,15 @@ core: $(CORE_STAMP)
 # The serving dependencies and the compiled core are installed side by side (-j2).
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# `make run WORKERS=2 DB=postgresql+psycopg://...`: that many workers behind nginx (docs/server.md)
+# `make run WORKERS=2 DB=postgresql+psycopg://...`: that many workers behind nginx (docs/operating.md)
 run:
 	@$(MAKE) --no-print-directory -j2 $(WEB_STAMP) $(CORE_STAMP)
 	$(if $(DB),$(BIN)/pip install --quiet -e '.[postgres]')
 	PYTHONPATH=$(CORE) $(BIN)/bestiary serve --host $(HOST) --port $(PORT) $(if $(DB),--db '$(DB)') $(if $(WORKERS),--workers $(WORKERS))
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests setup.py
-	$(BIN)/ruff format --check src tests setup.py
+	$(BIN)/ruff check src tests scripts setup.py
+	$(BIN)/ruff format --check src tests scripts setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -71,7 +72,7 @@ terminal:
 postgres:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql)
 
-# The reverse-proxy test runs docs/server.md's nginx config with Debian's nginx.
+# The reverse-proxy test runs docs/operating.md's nginx config with Debian's nginx.
 proxy:
 	command -v nginx >/dev/null || test -x /usr/sbin/nginx || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light openssl)
 
@@ -91,6 +92,12 @@ pytest-pure: $(STAMP)
 	BESTIARY_EXPECT_CORE=source $(BIN)/pytest $(RULES_TESTS)
 
 test: lint typecheck pytest
+
+# The fast tier for the edit loop: every test that starts no Chromium, tmux, PostgreSQL, nginx
+# or server process (marked `system`, tests/tiers.py) and is not `slow`, on the pure source
+# tree; in this tier those starters refuse, so an unmarked test that needs one fails.
+check: $(STAMP)
+	BESTIARY_TIER=check $(BIN)/pytest -m "not system and not slow"
 
 bench: $(STAMP) $(CORE_STAMP)
 	PYTHONPATH=$(CORE) $(BIN)/bestiary bench wild

@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bestiary.server.run import addresses
+
+pytestmark = pytest.mark.system  # `bestiary serve` in its own process
 
 
 def test_a_taken_port_is_one_sentence_before_anything_else(tmp_path: Path) -> None:

@@ -25,10 +25,13 @@ _TERMINALS = itertools.count()
 WAIT = 30.0  # the most any screen may take to show what we wait for, in seconds
 
 # Outside CI a machine without tmux skips these; in CI (where make test installs it) they run.
-pytestmark = pytest.mark.skipif(
-    TMUX is None and not os.environ.get("CI"),
-    reason="tmux is not installed (make test installs it)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        TMUX is None and not os.environ.get("CI"),
+        reason="tmux is not installed (make test installs it)",
+    ),
+    pytest.mark.system,
+]
 
 
 class Terminal:
