@@ -1,4 +1,4 @@
-"""Behind the TLS reverse proxy of docs/server.md (nginx, its config read from the doc itself):
+"""Behind the TLS reverse proxy of docs/operating.md (nginx, its config read from the doc itself):
 HTTPS and WebSockets pass, and the per-address limits see each client's own address.
 
 nginx listens on 127.0.0.1 with a throwaway self-signed certificate; clients connect from
@@ -27,7 +27,7 @@ from bestiary.server.live import LiveServer, free_port
 from bestiary.server.settings import ServerSettings
 from bestiary.server.workers import nginx_config
 
-DOC = Path(__file__).parent.parent / "docs" / "server.md"
+DOC = Path(__file__).parent.parent / "docs" / "operating.md"
 NEW = {"game": "wild", "seats": 2, "name": "ann"}
 
 
@@ -40,7 +40,7 @@ def _missing(reason: str) -> None:
 def doc_config(port: int, upstream: int, tmp: Path) -> str:
     """The doc's nginx server block, on a test port with a test certificate, in a whole config."""
     block = re.search(r"```nginx\n(.*?)```", DOC.read_text(), re.S)
-    assert block, "docs/server.md shows no nginx config"
+    assert block, "docs/operating.md shows no nginx config"
     site = block.group(1)
     site = site.replace("listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;")
     site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {tmp / 'cert.pem'};", site)

@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL database behind nginx (docs/server.md, "More than
+"""Several server processes on one PostgreSQL database behind nginx (docs/operating.md, "More than
 one process"): real ``bestiary serve --worker K`` processes, a throwaway cluster (tests/pg.py),
 and nginx with the routes of ``bestiary.server.shards``.
 
@@ -83,7 +83,7 @@ def test_the_routes_try_a_shard_s_own_worker_first_and_every_other_after() -> No
 
 
 def test_the_documented_configuration_is_the_one_serve_workers_runs() -> None:
-    doc = (Path(__file__).parent.parent / "docs" / "server.md").read_text()
+    doc = (Path(__file__).parent.parent / "docs" / "operating.md").read_text()
     blocks = re.findall(r"```nginx\n(.*?)```", doc, re.S)
     site = nginx_site(["127.0.0.1:8001", "127.0.0.1:8002"], "127.0.0.1:8000")
     assert site in blocks
