@@ -63,8 +63,10 @@ def test_in_the_check_tier_starting_one_fails_with_a_sentence() -> None:
         "import subprocess\n"
         "from tests import tiers\n"
         "tiers.guard()\n"
+        "from playwright import sync_api\n"
         "for start in (lambda: subprocess.run(['tmux', '-V']),\n"
-        "              lambda: __import__('uvicorn').Server(None)):\n"
+        "              lambda: __import__('uvicorn').Server(None),\n"
+        "              lambda: sync_api.sync_playwright()):\n"
         "    try:\n"
         "        start()\n"
         "    except BaseException as refused:\n"
@@ -80,4 +82,5 @@ def test_in_the_check_tier_starting_one_fails_with_a_sentence() -> None:
         "mark it pytest.mark.system (tests/tiers.py)"
     )
     assert lines[1].startswith("Failed this test starts a server (uvicorn), ")
-    assert lines[2] == "0"
+    assert lines[2].startswith("Failed this test starts Chromium (through Playwright), ")
+    assert lines[3] == "0"

@@ -111,3 +111,16 @@ def guard() -> None:
     uvicorn.Server.__init__ = _guarded(  # type: ignore[method-assign]
         uvicorn.Server.__init__, lambda _config: "a server (uvicorn)"
     )
+    try:
+        from playwright import sync_api
+    except ImportError:  # no browser tests without it
+        return
+    playwright = sync_api.sync_playwright
+
+    def refused() -> Any:
+        # Refused here, in the test's own thread: Playwright starts its driver in an event loop
+        # that would turn the refusal into an unrelated error.
+        refuse("Chromium (through Playwright)")
+        return playwright()
+
+    sync_api.sync_playwright = refused
