@@ -20,6 +20,8 @@ MODULES = [
     ("bestiary.adapters.gym_envs", "gymnasium"),
     ("bestiary.adapters.vector", "gymnasium"),
     ("bestiary.adapters.generic_vector", "gymnasium"),
+    ("bestiary.adapters.sb3_vector", "stable_baselines3"),
+    ("bestiary.adapters.tianshou_vector", "tianshou"),
     ("bestiary.adapters.infos", None),
     ("bestiary.adapters.policies", None),
     ("bestiary.adapters.variants", None),
