@@ -21,6 +21,7 @@ MODULES = [
     ("bestiary.adapters.vector", "gymnasium"),
     ("bestiary.adapters.generic_vector", "gymnasium"),
     ("bestiary.adapters.sb3_vector", "stable_baselines3"),
+    ("bestiary.adapters.evaluate", None),
     ("bestiary.adapters.tianshou_vector", "tianshou"),
     ("bestiary.adapters.infos", None),
     ("bestiary.adapters.policies", None),

@@ -42,7 +42,9 @@ STILL_OUTSIDE = {
     # ticks.
     "adapters/baselines.py": "MaskablePPO and DQN settings per game",
     "adapters/critters_encoding.py": "critters' own observations and action ids",
+    "adapters/commands.py": "bestiary evaluate's help names the games with a protocol",
     "adapters/critters_v0.py": "critters' PettingZoo env",
+    "adapters/evaluate.py": "each game's variants and critters' untimed ismcts for protocols",
     "adapters/gym_envs.py": "Critters-v0 and Wild-v0",
     "adapters/openspiel_critters.py": "python_bestiary_critters, declared over spiel_face",
     "adapters/openspiel_wild.py": "python_bestiary_wild, declared over spiel_face",
