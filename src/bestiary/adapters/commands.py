@@ -75,6 +75,42 @@ def evaluate_command(
         typer.echo("\n".join(result.lines()))
 
 
+export_app = typer.Typer(help="Export game records for research.", no_args_is_help=True)
+
+
+@export_app.command("trajectories")
+def export_trajectories_command(
+    records: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Record files (.jsonl) or folders of them (bestiary sim --out)."),
+    ] = None,
+    db: Annotated[
+        str | None, typer.Option(help="A server store's database URL: its finished games.")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="The file to write: .npz or .parquet.")] = Path(
+        "trajectories.npz"
+    ),
+) -> None:
+    """Records as (observation, action, reward, done, mask) steps, each seat's from its view."""
+    from bestiary.adapters import trajectories as tj
+    from bestiary.core.errors import BadOption
+
+    if not records and db is None:
+        raise _fail("give record files or folders, or --db URL")
+    if out.suffix not in (".npz", ".parquet"):
+        raise _fail(f"write trajectories to a .npz or .parquet file, not {out.name}")
+    try:
+        sources = list(tj.records_from_paths(records or []))
+        if db is not None:
+            sources += list(tj.records_from_store(db))
+        data = tj.trajectories(sources)
+        tj.save(data, out)
+    except BadOption as err:
+        raise _fail(str(err)) from None
+    typer.echo(f"wrote {out}: {len(data)} steps of {len(data.headers)} games")
+
+
 def register(app: typer.Typer) -> None:
     """Add the research commands to ``app``."""
     app.command("evaluate")(evaluate_command)
+    app.add_typer(export_app, name="export")

@@ -251,7 +251,11 @@ def contender(spec: str, proto: Protocol) -> Contender:
             raise BadOption(f"no checkpoint file at {spec}")
         policy = _load_sb3(path) if path.suffix == ".zip" else _load_torch(path)
         _check_sizes(policy, proto, spec)
-        kind = "sb3" if path.suffix == ".zip" else type(policy).__name__.lower()
+        kind = (
+            "sb3"
+            if path.suffix == ".zip"
+            else ("dqn" if hasattr(policy, "high") else "torchscript")
+        )
         return Contender(spec, kind, lambda player, seed: policy_agent(policy, game, player))
     if ":" in spec:
         try:
