@@ -49,6 +49,7 @@ STILL_OUTSIDE = {
     "adapters/openspiel_critters.py": "python_bestiary_critters, declared over spiel_face",
     "adapters/openspiel_wild.py": "python_bestiary_wild, declared over spiel_face",
     "adapters/speed.py": "steps/s per adapter and per game's peers",
+    "adapters/league.py": "the league baselines, one per game's protocol",
     "adapters/release.py": "the released checkpoints, one per game's baseline setting",
     "adapters/ticks.py": "wild on ticks",
     "adapters/trajectories.py": "wild's steps are rewarded with score changes, as wild_v0's",
