@@ -49,8 +49,14 @@ class League:
 
 LEAGUES = {
     "critters": League("critters", "critters", 2, ("random", "greedy")),
+    # 12 generations: at 4 (98,304 steps) it only drew with reader (docs/rl.md).
     "wild-small": League(
-        "wild-small", "wild", 2, ("random", "reader"), options=WILD_VARIANTS["small"]
+        "wild-small",
+        "wild",
+        2,
+        ("random", "reader"),
+        generations=12,
+        options=WILD_VARIANTS["small"],
     ),
 }
 
