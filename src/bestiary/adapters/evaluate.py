@@ -28,6 +28,7 @@ import inspect
 import json
 import random
 import tomllib
+import warnings
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -212,7 +213,9 @@ def _load_torch(path: Path) -> Any:
     except ImportError:
         raise BadOption(f"{path} needs torch (pip install 'bestiary[learn]')") from None
     try:
-        return torch.jit.load(str(path), map_location="cpu")  # type: ignore[no-untyped-call]
+        with warnings.catch_warnings():  # torch 2.13 calls TorchScript deprecated; it loads
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return torch.jit.load(str(path), map_location="cpu")  # type: ignore[no-untyped-call]
     except RuntimeError:
         pass
     from bestiary.adapters.baselines import QNet
