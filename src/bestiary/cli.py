@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from bestiary.adapters.commands import register as register_research
 from bestiary.core.driver import Pace
 from bestiary.core.errors import RecordError
 from bestiary.core.game import game_names, games, get_game, replay
@@ -736,6 +737,10 @@ def baselines_command(
         raise _fail(f"{game} has no baseline setting (settings: {', '.join(SETTINGS)})")
     games = list(SETTINGS) if game == "all" else [game]
     run_baselines(games, steps, Path(out), seed, eval_games, search_games, echo=typer.echo)
+
+
+# evaluate, export: the research commands (docs/rl.md), registered from their own module.
+register_research(app)
 
 
 def main() -> None:

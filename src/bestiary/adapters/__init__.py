@@ -20,6 +20,13 @@ needs neither: each library has its own modules.
   ``critters_v0`` are these faces with critters' declarations. ``generic_parallel``: a game on
   ticks as a PettingZoo ``ParallelEnv`` (``wild_v0`` declares wild over it).
 - ``speed``: steps/s through each adapter and the peers (``bestiary bench --adapters``).
+- ``sb3_vector``, ``tianshou_vector``: the vector envs as SB3's ``VecEnv`` and Tianshou's
+  vector env, as they are.
+- ``evaluate`` (``protocols.toml``), ``leaderboard``: ``bestiary evaluate``, any policy on a
+  fixed, versioned protocol, and docs/leaderboard.md; ``trajectories``: ``bestiary export
+  trajectories``, records as offline-RL steps; ``commands``: both commands' CLI.
+- ``release``, ``league``: the released checkpoints (``checkpoints/``, package data) and the
+  league baseline that trains some of them.
 
 See docs/rl.md for the encodings and the choices made.
 """

@@ -39,11 +39,11 @@ import torch
 from gymnasium import spaces
 
 from bestiary.adapters import gym_envs
+from bestiary.adapters.evaluate import play_seat
 from bestiary.adapters.policies import as_policy, policy_agent
 from bestiary.adapters.vector import make_vector
 from bestiary.core.agent import Agent
 from bestiary.sim.bots import make_agent
-from bestiary.sim.runner import GameSpec, play_game
 from bestiary.sim.stats import wilson
 from bestiary.wild.info import VARIANTS as WILD_VARIANTS
 
@@ -329,30 +329,21 @@ def evaluate(
     options: Mapping[str, Any] | None = None,
 ) -> Score:
     """Win share of one seat (a policy's agent, or a bot by name) over ``games`` sim games
-    (of ``options``), its seat rotating, every other seat ``against``."""
+    (of ``options``), its seat rotating, every other seat ``against`` (``evaluate.play_seat``)."""
     start = time.perf_counter()
-    wins = 0.0
-    won = shared = 0
 
-    def maker(game_name: str, name: str, player: str, bot_seed: int) -> Agent:
-        if name != "learner":
-            return make_agent(game_name, name, player, bot_seed)
+    def seat(player: str, bot_seed: int) -> Agent:
         if isinstance(seat_agent, str):
-            return make_agent(game_name, seat_agent, player, bot_seed)
+            return make_agent(game, seat_agent, player, bot_seed)
         return seat_agent(player)
 
-    for g in range(games):
-        seat = g % players
-        bots = tuple("learner" if s == seat else against for s in range(players))
-        spec = GameSpec(g, game, bots, seed=seed + g, options=dict(options or {}))
-        result = play_game(spec, bot_maker=maker)
-        wins += result.win_share(seat)
-        if seat in result.winners:
-            won += len(result.winners) == 1
-            shared += len(result.winners) > 1
-    low, high = wilson(wins, games)
-    share = wins / games if games else 0.0
-    return Score(against, games, share, low, high, time.perf_counter() - start, won, shared)
+    def other(player: str, bot_seed: int) -> Agent:
+        return make_agent(game, against, player, bot_seed)
+
+    tally = play_seat(game, players, seat, other, games, seed, options)
+    low, high = tally.interval
+    seconds = time.perf_counter() - start
+    return Score(against, games, tally.rate, low, high, seconds, tally.won, tally.shared)
 
 
 def evaluate_every_tick(

@@ -175,6 +175,31 @@ class _Games(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray], Generic[E
             self._infos(),
         )
 
+    def reset_games(
+        self, ids: Sequence[int], seeds: Sequence[int | None], options: dict[str, Any] | None = None
+    ) -> None:
+        """Reset games ``ids`` only (seeded by ``seeds``), for faces whose library resets games
+        itself (SB3's ``VecEnv``, Tianshou's collector); read them with ``_observations``."""
+        for i, seed in zip(ids, seeds, strict=True):
+            self._terminated[i] = self._truncated[i] = self._ended[i] = False
+            self._flags[i] = 0
+            self._rewards[i] = 0.0
+            self._winners[i] = 0
+            self._reset(i, seed, options)
+
+    def step_games(self, ids: Sequence[int], actions: Sequence[int]) -> None:
+        """Step games ``ids`` only, with no autoreset: a game that ends stays ended (its last
+        observation, an all-ones mask) until ``reset_games``; stepping it again is refused."""
+        for i, action_id in zip(ids, actions, strict=True):
+            if self._ended[i]:
+                raise BadOption(f"game {i} has ended: reset it before stepping it again")
+            self._flags[i] = 0
+            self._rewards[i] = 0.0
+            self._terminated[i] = self._truncated[i] = False
+            self._winners[i] = 0
+            self._step(i, int(action_id))
+            self._ended[i] = self._terminated[i] or self._truncated[i]
+
     def _observations(self) -> dict[str, np.ndarray]:
         if self.copy:
             return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}

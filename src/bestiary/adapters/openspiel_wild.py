@@ -63,8 +63,10 @@ from bestiary.wild import (
 )
 
 SHORT_NAME = "python_bestiary_wild"
+# 4 players by default, as every other face of wild (PettingZoo, Gymnasium, the vector env)
+# and ``bestiary sim``: one default per game; pass ``players`` for 2 (CFR, ISMCTS duels).
 DEFAULT_PARAMS: dict[str, Any] = {
-    "players": 2,
+    "players": 4,
     "mating_bonus": False,
     "objectives": False,
     "quiet_ticks": 0,
