@@ -22,11 +22,13 @@ from bestiary.critters.actions import (
     GameChanger,
     HopOver,
     Pass,
+    PlayCard,
     PlaySet,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
+from bestiary.critters.effects import DRAW, SKIP_TURN
 from bestiary.critters.state import CrittersState, determinize
 
 View = Mapping[str, Any]
@@ -81,6 +83,7 @@ class Position:
         full: dict[str, set[str]],
         partial: dict[str, dict[str, int]],
         pending: Mapping[str, Any] | None,
+        extras: Mapping[str, float] | None = None,
     ) -> None:
         self.me = me
         self.size = size
@@ -89,6 +92,8 @@ class Position:
         self.full = full
         self.partial = partial
         self.pending = pending
+        # a deck's own card -> what its effects beyond its choice are worth (card_extras)
+        self.extras = extras or {}
 
     @classmethod
     def from_view(cls, view: View) -> Position:
@@ -105,6 +110,7 @@ class Position:
                 for p, sets in tableaus.items()
             },
             view["pending"],
+            card_extras({name: spec["effects"] for name, spec in view.get("cards", {}).items()}),
         )
 
     @classmethod
@@ -131,6 +137,7 @@ class Position:
             full,
             partial,
             None if pending is None else pending.to_event(),
+            card_extras({card.name: card.effects for card in state.table.deck.own_cards}),
         )
 
     def mine_full(self) -> set[str]:
@@ -149,13 +156,38 @@ class Position:
         return self.new_kind(kind) and len(self.mine_full()) + 1 >= self.to_win
 
 
+def card_extras(cards: Mapping[str, Sequence[str]]) -> dict[str, float]:
+    """What a deck's own cards' effects beyond a choice are worth to the greedy score: a card
+    drawn is worth a little, a skipped opponent's turn a little more."""
+    worth: dict[str, float] = {}
+    for name, effects in cards.items():
+        value = 0.0
+        for effect in effects:
+            if effect.startswith(DRAW + " "):
+                value += 3.0 * int(effect.split()[1])
+            elif effect == SKIP_TURN:
+                value += 6.0
+        worth[name] = value
+    return worth
+
+
 def score_move(move: Any, pos: Position) -> float:
-    """A hand-written sense of how good ``move`` is (bigger is better)."""
+    """A hand-written sense of how good ``move`` is (bigger is better): by what the move does,
+    so a deck's own card scores as the sheet's card making the same choice, plus its extras."""
+    score = _score(move, pos)
+    play = getattr(move, "play", None)
+    if play is not None and pos.extras:
+        score += pos.extras.get(play, 0.0)
+    return score
+
+
+def _score(move: Any, pos: Position) -> float:
     cls = type(move)
     if cls is SayNo:
-        # Save NO! for steals: always against Ultimate Collector, else only with NOs to spare.
-        kind = pos.pending.get("do") if pos.pending else None
-        if kind == "ultimate_collector":
+        # Save NO! for steals: always against a steal (Ultimate Collector's event is the one
+        # naming a kind and no card), else only with NOs to spare.
+        pending = pos.pending or {}
+        if "kind" in pending and "card" not in pending:
             return 100.0
         return 30.0 if pos.hand["no"] >= 2 else 0.0
     if cls is Allow:
@@ -200,6 +232,9 @@ def score_move(move: Any, pos: Position) -> float:
             return 3.0 + 4.0 * have if have else 0.5
         # Building on a started set, or laying the kind we hold most of.
         return 7.0 + 5.0 * have + 2.0 * pos.hand[kind] - (4.0 if kind in pos.mine_full() else 0)
+    if cls is PlayCard:
+        # its worth is its extras; on the leader if it has a target
+        return 8.0 + (2.0 * pos.leader_weight(move.target) if move.target is not None else 0.0)
     if cls is Pass:
         return 8.0
     if cls is Discard:

@@ -19,12 +19,14 @@ from bestiary.critters.actions import (
     GameChanger,
     HopOver,
     Pass,
+    PlayCard,
     PlaySet,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
 from bestiary.critters.cards import WILD
+from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet, fills_with_wilds
 
@@ -79,11 +81,11 @@ class SeatMoves:
         self.swaps: dict[str, list[SwapWild]] = {}
         # kind -> Complete putting n of the kind and (need - n) wilds at need * (size + 1) + n
         self.completes: dict[str, list[Complete | None]] = {}
-        # kind -> HopOver from seat q taking the kind at 2 * q, a wild at 2 * q + 1
-        self.hops: dict[str, list[HopOver | None]] = {}
-        # seat q -> GameChanger at give * 2k + take, where each is 2 * a kind's place + 1 for a
-        # wild (k kinds): found by ints, where a key of names cost a 7-tuple per candidate
-        self.changers: dict[int, list[GameChanger | None]] = {}
+        # card -> kind -> HopOver from seat q taking the kind at 2 * q, a wild at 2 * q + 1
+        self.hops: dict[str, dict[str, list[HopOver | None]]] = {}
+        # card -> seat q -> GameChanger at give * 2k + take, where each is 2 * a kind's place
+        # + 1 for a wild (k kinds): found by ints, not by a key of names per candidate
+        self.changers: dict[str, dict[int, list[GameChanger | None]]] = {}
 
     def play_set(self, i: int, kind: str, n: int) -> PlaySet:
         row = self.sets[i]
@@ -110,23 +112,29 @@ class SeatMoves:
             found = self.swaps[kind] = [interned(SwapWild, self.by, kind, k) for k in kinds]
         return found
 
-    def hop_over(self, q: int, target: str, kind: str, card: str) -> HopOver:
-        row = self.hops.get(kind)
+    def hop_over(self, play: str, q: int, target: str, kind: str, card: str) -> HopOver:
+        rows = self.hops.get(play)
+        if rows is None:
+            rows = self.hops[play] = {}
+        row = rows.get(kind)
         if row is None:
-            row = self.hops[kind] = []
+            row = rows[kind] = []
         at = 2 * q + (card == WILD)
         if len(row) <= at:
             row.extend([None] * (at + 1 - len(row)))
         found = row[at]
         if found is None:
-            found = row[at] = interned(HopOver, self.by, target, kind, card)
+            found = row[at] = interned(HopOver, self.by, target, kind, card, play)
         return found
 
-    def changers_of(self, q: int) -> list[GameChanger | None]:
-        found = self.changers.get(q)
+    def changers_of(self, play: str, q: int) -> list[GameChanger | None]:
+        rows = self.changers.get(play)
+        if rows is None:
+            rows = self.changers[play] = {}
+        found = rows.get(q)
         if found is None:
             width = 2 * len(self.downs)  # a down per kind
-            found = self.changers[q] = [None] * (width * width)
+            found = rows[q] = [None] * (width * width)
         return found
 
 
@@ -161,7 +169,6 @@ def turn_moves(
     """
     size = t.set_size
     kinds = t.kinds
-    players = t.players
     at = t.card_at
     cnt = [0] * len(t.card_order)
     for c in hand:
@@ -208,19 +215,44 @@ def turn_moves(
             if cnt[i] and k in wild_full:
                 swaps = book.swap_wild(k, kinds)
                 acts.extend(swaps if not blocked else [a for a in swaps if a.to not in blocked])
+    for card, place in t.playable:
+        if cnt[place]:
+            _card_moves(acts, book, t, p, card, inc, tabs, blocked)
+    return acts
+
+
+def _card_moves(
+    acts: list[CrittersAction],
+    book: SeatMoves,
+    t: Table,
+    p: int,
+    card: ActionCard,
+    inc: list[CardSet],
+    tabs: list[list[CardSet]],
+    blocked: list[str],
+) -> None:
+    """Append every play of the action ``card`` held by seat ``p``, by what its definition
+    chooses: a card that takes or swaps or steals needs something to take (RULINGS: an action
+    needs a legal target); one that chooses nothing on cards is played on any opponent."""
+    size = t.set_size
+    players = t.players
     n = len(players)
-    if cnt[t.hop_over_at]:
+    by = book.by
+    play = card.name
+    choice = card.choice
+    if choice == TAKE_DOWN:
         for step in range(1, n):
             q = (p + step) % n
             for kind, cards in tabs[q]:
                 if len(cards) < size:
                     if kind in cards:
-                        acts.append(book.hop_over(q, players[q], kind, kind))
+                        acts.append(book.hop_over(play, q, players[q], kind, kind))
                     if WILD in cards and kind not in blocked:
-                        acts.append(book.hop_over(q, players[q], kind, WILD))
-    if inc and cnt[t.game_changer_at]:
-        _game_changers(acts, book, t, p, inc, tabs, blocked)
-    if cnt[t.ultimate_collector_at]:
+                        acts.append(book.hop_over(play, q, players[q], kind, WILD))
+    elif choice == SWAP_DOWN:
+        if inc:
+            _game_changers(acts, book, t, p, play, inc, tabs, blocked)
+    elif choice == STEAL_SET:
         for step in range(1, n):
             q = (p + step) % n
             seen: list[str] = []
@@ -228,10 +260,14 @@ def turn_moves(
                 if len(cards) == size and kind not in seen:
                     seen.append(kind)
                     acts.append(
-                        _CACHE.get((UltimateCollector, by, players[q], kind))
-                        or interned(UltimateCollector, by, players[q], kind)
+                        _CACHE.get((UltimateCollector, by, players[q], kind, play))
+                        or interned(UltimateCollector, by, players[q], kind, play)
                     )
-    return acts
+    elif card.targeted:
+        for step in range(1, n):
+            acts.append(interned(PlayCard, by, play, players[(p + step) % n]))
+    else:
+        acts.append(interned(PlayCard, by, play, None))
 
 
 def _game_changers(
@@ -239,11 +275,13 @@ def _game_changers(
     book: SeatMoves,
     t: Table,
     p: int,
+    play: str,
     inc: list[CardSet],
     tabs: list[list[CardSet]],
     blocked: list[str],
 ) -> None:
-    """Append every game_changer of seat ``p``, whose incomplete sets are ``inc``."""
+    """Append every swap_down play of ``play`` by seat ``p``, whose incomplete sets are
+    ``inc``."""
     size = t.set_size
     last = size - 1
     players = t.players
@@ -257,7 +295,7 @@ def _game_changers(
             continue
         take = _offered(theirs, t)
         target = players[q]
-        row = book.changers_of(q)
+        row = book.changers_of(play, q)
         for k1, c1, g in give:
             for k2, c2, h in take:
                 if k1 != k2:
@@ -268,7 +306,7 @@ def _game_changers(
                 found = row[g * width + h]
                 if found is None:
                     found = row[g * width + h] = interned(
-                        GameChanger, book.by, target, k1, c1, k2, c2
+                        GameChanger, book.by, target, k1, c1, k2, c2, play
                     )
                 acts.append(found)
 

@@ -18,12 +18,14 @@ from bestiary.critters.actions import (
     GameChanger,
     HopOver,
     Pass,
+    PlayCard,
     PlaySet,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, NO, ULTIMATE_COLLECTOR, WILD
+from bestiary.critters.cards import NO, WILD
+from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN
 from bestiary.critters.moves import interned_like
 from bestiary.critters.tableau import CardSet, fills_with_wilds, has_full, incomplete, swappable
 from bestiary.critters.view import Seen
@@ -36,13 +38,6 @@ class Position(Seen, Protocol):
     def hand_at(self, seat: int) -> Sequence[str]: ...
     def tableau_at(self, seat: int) -> Sequence[CardSet]: ...
     def legal_at(self, seat: int) -> list[CrittersAction]: ...
-
-
-_ACTION_CARD = {
-    HopOver: HOP_OVER,
-    GameChanger: GAME_CHANGER,
-    UltimateCollector: ULTIMATE_COLLECTOR,
-}
 
 
 def refusal(state: Position, action: Any) -> str | None:
@@ -58,8 +53,7 @@ def refusal(state: Position, action: Any) -> str | None:
     awaiting = state.awaiting
     answering = kind_of_action in (SayNo, Allow)
     if awaiting is not None:
-        pending = state.pending
-        card = _ACTION_CARD.get(type(pending), "action")
+        card = getattr(state.pending, "play", "action")
         if by != awaiting:
             return f"{awaiting} must first answer the {card} played against them"
         if not answering:
@@ -189,8 +183,21 @@ def _check_complete(state: Position, p: int, a: Complete) -> str | None:
     return _has(state, p, a.cards)
 
 
+def _card(state: Position, p: int, play: str, choice: str) -> str | None:
+    """Is ``play`` an action card of this deck that makes ``choice``, held by seat ``p``?"""
+    card = state.table.action_card(play)
+    if card is None:
+        return f"{play!r} is not an action card of this deck"
+    if card.choice != choice:
+        does = card.choice or "no choice on cards"
+        return f"{play} makes {does}, not {choice or 'no choice on cards'}"
+    return _has(state, p, [play])
+
+
 def _check_hop_over(state: Position, p: int, a: HopOver) -> str | None:
-    reason = _has(state, p, [HOP_OVER]) or _target(state, p, a.target) or _kind(state, a.kind)
+    reason = (
+        _card(state, p, a.play, TAKE_DOWN) or _target(state, p, a.target) or _kind(state, a.kind)
+    )
     if reason:
         return reason
     cards = _incomplete(state, state.table.seat[a.target], a.kind)
@@ -202,7 +209,7 @@ def _check_hop_over(state: Position, p: int, a: HopOver) -> str | None:
 
 
 def _check_game_changer(state: Position, p: int, a: GameChanger) -> str | None:
-    reason = _has(state, p, [GAME_CHANGER]) or _target(state, p, a.target)
+    reason = _card(state, p, a.play, SWAP_DOWN) or _target(state, p, a.target)
     if reason:
         return reason
     mine = _incomplete(state, p, a.give_kind)
@@ -219,12 +226,24 @@ def _check_game_changer(state: Position, p: int, a: GameChanger) -> str | None:
 
 
 def _check_ultimate_collector(state: Position, p: int, a: UltimateCollector) -> str | None:
-    reason = _has(state, p, [ULTIMATE_COLLECTOR]) or _target(state, p, a.target)
+    reason = _card(state, p, a.play, STEAL_SET) or _target(state, p, a.target)
     if reason:
         return reason
     q = state.table.seat[a.target]
     if not has_full(state.tableau_at(q), a.kind, state.table.set_size):
         return f"{a.target} has no full {a.kind} set"
+    return None
+
+
+def _check_play(state: Position, p: int, a: PlayCard) -> str | None:
+    reason = _card(state, p, a.play, "")
+    if reason:
+        return reason
+    card = state.table.action_card(a.play)
+    if card is not None and card.targeted:
+        return f"{a.play} needs a target" if a.target is None else _target(state, p, a.target)
+    if a.target is not None:
+        return f"{a.play} is played on nobody (it has no choose_target)"
     return None
 
 
@@ -260,6 +279,7 @@ _CHECKS: dict[type, Any] = {
     HopOver: _check_hop_over,
     GameChanger: _check_game_changer,
     UltimateCollector: _check_ultimate_collector,
+    PlayCard: _check_play,
     SwapWild: _check_swap_wild,
     Pass: _check_pass,
     Discard: _check_discard,
