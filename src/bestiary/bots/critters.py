@@ -260,7 +260,7 @@ def greedy_playout(state: CrittersState, actor: str, rng: random.Random) -> Any:
 
 
 # No noise: the search compares root moves on the same deals and seeds, and noise only blurs
-# that comparison (0.1 did no better against greedy over 400 games; docs/sim.md).
+# that comparison (docs/sim.md).
 PLAYOUT_NOISE = 0.0
 
 

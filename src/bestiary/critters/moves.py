@@ -1,9 +1,9 @@
 """Legal-action generation for the turn player: every move but pass and discard.
 
-This is the engine's hot path (``bestiary bench``): action values are interned and reused, and
-each seat's ready-made actions live in the game's ``Table`` (a ``SeatMoves``), found by kind and
-count rather than by building a key for every candidate move. No ``add = acts.append`` alias:
-compiled, a bound method is a call through a Python object, ``acts.append`` a direct C call.
+Actions are values, interned and reused, and each seat's ready-made actions live in a
+``SeatMoves`` found by kind and count, so generating a hand's moves builds few objects. No
+``add = acts.append`` alias: compiled, a bound method is a call through a Python object,
+``acts.append`` a direct C call.
 """
 
 from __future__ import annotations
@@ -139,8 +139,8 @@ class SeatMoves:
 
 
 # Seats' ready-made actions, shared by every game whose table has the same players, set size
-# and kinds (a lab's thousands of games, a search's determinized states): each new game would
-# otherwise make them again, most of its legal-move cost in a short game. Bounded: a server's
+# and kinds (a lab's thousands of games, a search's determinized states), which would otherwise
+# each make them again. Bounded: a server's
 # tables with players of their own each bring a book, and finished tables must leave nothing.
 _BOOKS: Final[dict[tuple[tuple[str, ...], int, int, tuple[str, ...]], SeatMoves]] = {}
 

@@ -1,7 +1,8 @@
 """Why an action is refused: one readable sentence per case.
 
-``apply`` accepts exactly the actions ``legal_actions`` lists (card lists in any order), so the
-specific reasons here only have to explain; the last check is membership in the legal list.
+Legality is decided in one place: an action is legal exactly when ``legal_actions`` lists it
+(card lists in any order), and ``refusal`` asks that first. The checks below only explain a
+refusal in the sheet's words; they never decide one, so the two cannot disagree.
 """
 
 from __future__ import annotations
@@ -32,16 +33,16 @@ from bestiary.critters.view import Seen
 
 
 class Position(Seen, Protocol):
-    """What the refusals read of a game: a view's read-outs, and by seat its hands and sets
-    and legal actions (the checks compare against ``legal_at``)."""
+    """What the refusals read of a game: a view's read-outs, by seat its hands and sets, and
+    the legal actions that decide."""
 
     def hand_at(self, seat: int) -> Sequence[str]: ...
     def tableau_at(self, seat: int) -> Sequence[CardSet]: ...
-    def legal_at(self, seat: int) -> list[CrittersAction]: ...
+    def legal_actions(self, player: str) -> list[CrittersAction]: ...
 
 
 def refusal(state: Position, action: Any) -> str | None:
-    """The reason ``action`` is illegal in ``state``, or None if it is legal."""
+    """The reason ``action`` is illegal in ``state``, or None if it is legal (listed)."""
     kind_of_action = type(action)
     if kind_of_action not in _CHECKS:
         return f"{action!r} is not a critters action"
@@ -49,7 +50,15 @@ def refusal(state: Position, action: Any) -> str | None:
     by = getattr(action, "by", None)
     if by not in t.seat:
         return f"{by!r} is not playing in this game"
-    p = t.seat[by]
+    if _listed(_normal(action), state.legal_actions(by)):
+        return None
+    return _why_not(state, t.seat[by], action) or f"{action!r} is not legal now"
+
+
+def _why_not(state: Position, p: int, action: Any) -> str | None:
+    """The sheet's reason an unlisted ``action`` of seat ``p`` is refused, if one applies."""
+    kind_of_action = type(action)
+    by = state.table.players[p]
     awaiting = state.awaiting
     answering = kind_of_action in (SayNo, Allow)
     if awaiting is not None:
@@ -66,11 +75,7 @@ def refusal(state: Position, action: Any) -> str | None:
     if by != state.turn:
         return f"it is {state.turn}'s turn, not {by}'s"
     reason: str | None = _CHECKS[kind_of_action](state, p, action)
-    if reason is not None:
-        return reason
-    if not _listed(_normal(action), state.legal_at(p)):
-        return f"{action!r} is not legal now"
-    return None
+    return reason
 
 
 def _listed(action: Any, legal: list[CrittersAction]) -> bool:
@@ -267,7 +272,7 @@ def _check_discard(state: Position, p: int, a: Discard) -> str | None:
     if len(state.hand_at(p)) <= state.table.hand_limit:
         return "a discard is only for a hand above the limit (pass instead)"
     # Above the limit the legal list is either the moves or, when there are none, discards.
-    if any(type(legal) is not Discard for legal in state.legal_at(p)):
+    if any(type(legal) is not Discard for legal in state.legal_actions(a.by)):
         return "a discard is only forced when no other move is legal"
     return _has(state, p, [a.card])
 

@@ -442,36 +442,35 @@ class CrittersState:
 
     # ----------------------------------------------------------------- legal actions
     def legal_actions(self, player: str) -> list[CrittersAction]:
-        """Every legal action of ``player`` now, in a stable order (empty if not theirs to act)."""
+        """Every legal action of ``player`` now, in a stable order (empty if not theirs to act).
+
+        Kept until the state changes (a fresh list is returned each time): a table asks for
+        them to offer the mover, then ``apply`` asks again to check the move sent. Looked up in
+        ``_kept`` directly, as every kept answer is: a ``partial`` to make it would be a call
+        through Python objects in compiled code."""
         seat = self._t.seat.get(player)
         if seat is None or self._winners is not None or self._chance:
             return []
-        return self.legal_at(seat)
+        kept = self._kept()
+        key = ("legal", seat)
+        acts: list[CrittersAction] | None = kept.get(key)
+        if acts is None:
+            acts = kept[key] = self._legal_now(seat)
+        return acts[:]
 
     def legal_actions_once(self, player: str) -> list[CrittersAction]:
         """``legal_actions``, made anew and not kept: for a caller that asks once per position
-        (``bestiary.adapters.vector``: the learner's mask, a random opponent's pick), where
-        keeping them cost more than making them again would save."""
+        (``bestiary.adapters.vector``: the learner's mask, a random opponent's pick), which
+        would only pay for keeping them."""
         seat = self._t.seat.get(player)
         if seat is None or self._winners is not None or self._chance:
             return []
         return self._legal_now(seat)
 
-    def legal_at(self, p: int) -> list[CrittersAction]:
-        """``legal_actions`` by seat index (the refusals' and the playout's hot path).
-
-        Kept until the state changes (a fresh list is returned each time). Looked up in
-        ``_kept`` directly, as every kept answer is: a ``partial`` to make it would be a call
-        through Python objects in compiled code, and a learner (``bestiary.adapters.vector``)
-        asks once per position, so that call was most of the cost of keeping."""
-        kept = self._kept()
-        key = ("legal", p)
-        acts: list[CrittersAction] | None = kept.get(key)
-        if acts is None:
-            acts = kept[key] = self._legal_now(p)
-        return acts[:]
-
     def _legal_now(self, p: int) -> list[CrittersAction]:
+        """The rules' legal actions of seat ``p``: an awaited target answers (NO! only with a
+        ``no`` card); the turn player has the moves of ``turn_moves``, then pass at or below the
+        hand limit, or, above it with no move at all, a discard of any card."""
         by = self.players[p]
         if self._awaiting >= 0:
             if p != self._awaiting:
@@ -508,7 +507,7 @@ class CrittersState:
         reason = refusal(self, action)
         if reason is not None:
             raise IllegalAction(reason)
-        self._do(action)
+        self.play_legal(action)
         # is_over, not `self._winners is not None`: mypy (and so mypyc's compiled check) still
         # holds _winners as None from the test above, and the compiled build would refuse it.
         return [self._event(action, self.is_over)]
@@ -535,7 +534,7 @@ class CrittersState:
                 self._reshuffle(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
-                self._do(source.pick(self._legal_now(seat)))  # once per position: no memo
+                self.play_legal(source.pick(self._legal_now(seat)))  # once a position: not kept
             steps += 1
         return steps
 
@@ -545,11 +544,7 @@ class CrittersState:
         ``bestiary.adapters.vector``; search playouts, ``bestiary.bots.critters_search``).
 
         It makes the same change as ``apply`` but returns no event; an action that is not legal
-        here leaves the state undefined, so anything from outside goes through ``apply``."""
-        self._do(action)
-
-    def _do(self, action: CrittersAction) -> None:
-        """Apply an action already known to be legal.
+        here leaves the state undefined, so anything from outside goes through ``apply``.
 
         By type tests, the commonest first: the compiled core calls each handler directly,
         where a table of handlers would call them as Python objects."""
