@@ -35,6 +35,7 @@ COMPILED = sorted(
     [
         *(f"bestiary/critters/{m}.py" for m in ("actions", "cards", "decks", "effects", "game")),
         "bestiary/critters/info.py",
+        "bestiary/critters/kept.py",
         "bestiary/critters/moves.py",
         *(f"bestiary/critters/{m}.py" for m in ("refusals", "setup", "state", "tableau", "view")),
         *(f"bestiary/wild/{m}.py" for m in ("actions", "cards", "info", "meetings")),

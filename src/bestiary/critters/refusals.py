@@ -27,7 +27,7 @@ from bestiary.critters.actions import (
 )
 from bestiary.critters.cards import NO, WILD
 from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN
-from bestiary.critters.moves import interned_like
+from bestiary.critters.kept import interned_like
 from bestiary.critters.tableau import CardSet, fills_with_wilds, has_full, incomplete, swappable
 from bestiary.critters.view import Seen
 
@@ -79,7 +79,7 @@ def _why_not(state: Position, p: int, action: Any) -> str | None:
 
 
 def _listed(action: Any, legal: list[CrittersAction]) -> bool:
-    """``action in legal``. Legal-move generation lists interned actions (``moves.interned``):
+    """``action in legal``. Legal-move generation lists interned actions (``kept.interned``):
     the one equal to ``action``, found by its fields, is looked for by identity, where the
     equality scan compared each of the hundreds a late hand can list; the scan still answers
     for an action never interned."""

@@ -26,6 +26,8 @@ class Table:
     first: int
     seed: int | None
     stall_reshuffles: int = STALL_RESHUFFLES
+    # False: the plain path, keeping nothing to go faster (bestiary.critters.kept)
+    keep: bool = field(default=True, compare=False)
     seat: dict[str, int] = field(init=False, compare=False)
     memo: dict[Any, Any] = field(init=False, compare=False, repr=False)
     kinds: tuple[str, ...] = field(init=False, compare=False)

@@ -33,7 +33,8 @@ from bestiary.critters.actions import (
 )
 from bestiary.critters.cards import NO, WILD
 from bestiary.critters.effects import DRAW, SKIP_TURN, STEAL_SET, SWAP_DOWN, TAKE_DOWN
-from bestiary.critters.moves import interned, seat_moves, turn_moves
+from bestiary.critters.kept import interned, seat_moves
+from bestiary.critters.moves import turn_moves
 from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
 from bestiary.critters.summary import summary_of
@@ -307,7 +308,9 @@ class CrittersState:
 
     def _kept(self) -> dict[tuple[str, int], Any]:
         """What is kept for this state: every change appends to the log, so its length dates
-        what is kept."""
+        what is kept (nothing on the plain path: ``Table.keep``, bestiary.critters.kept)."""
+        if not self._t.keep:
+            return {}
         if self._memo_at != len(self._log):
             self._memo_at = len(self._log)
             self._memos = {}

@@ -15,6 +15,7 @@ from bestiary.core.records import Event
 from bestiary.critters.actions import CrittersAction
 from bestiary.critters.cards import WILD, cards_from_spec, make_deck
 from bestiary.critters.info import STALL_RESHUFFLES
+from bestiary.critters.kept import share_table, shared_table
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet
 
@@ -178,10 +179,9 @@ def table_of_view(view: dict[str, Any]) -> Table:
         tuple(counts.items()),
         repr(own_cards),
     )
-    table = _TABLES.get(key)
+
+    table = shared_table(key)
     if table is None:
-        if len(_TABLES) > 256:
-            _TABLES.clear()
         kinds = view["kinds"]
         deck = make_deck(
             {k: counts[k] for k in kinds},
@@ -190,7 +190,7 @@ def table_of_view(view: dict[str, Any]) -> Table:
             "the view's deck",
             cards_from_spec(own_cards, "the view's deck"),
         )
-        table = _TABLES[key] = Table(
+        table = Table(
             players,
             options["set_size"],
             options["sets_to_win"],
@@ -201,11 +201,8 @@ def table_of_view(view: dict[str, Any]) -> Table:
             None,
             options.get("stall_reshuffles", STALL_RESHUFFLES),
         )
+        share_table(key, table)
     return table
-
-
-_TABLES: dict[Any, Table] = {}
-"""Tables of determinized states, reused so that their ready-made action lists are too."""
 
 
 def card_sets(view: dict[str, Any], player: str) -> list[CardSet]:
