@@ -371,3 +371,33 @@ def test_decks_with_random_new_cards(cards: list[Any], n: int, seed: int) -> Non
         assert places == Counter(deck.cards())
     assert state.is_over
     replays(state)
+
+
+# ------------------------------------------------------------------ RL encodings
+@pytest.mark.parametrize("deck", ["sneaky.toml", "windfall.toml"])
+def test_the_rl_encoding_covers_a_decks_own_cards(deck: str) -> None:
+    from bestiary.adapters.critters_encoding import from_view
+
+    seen: set[str] = set()
+    for seed in range(30):
+        state = GAME.new_game(["ann", "bo", "cy"], {"deck": str(EXAMPLES / deck)}, seed=seed)
+        rng = random.Random(seed)
+        enc = from_view(state.view("ann"))
+        assert enc.size > from_view(GAME.new_game(["ann", "bo", "cy"], seed=1).view("ann")).size
+        while not state.is_over:
+            if state.chance_due:
+                state.apply(state.chance_outcome(rng))
+                continue
+            player = str(state.to_act)
+            legal = state.legal_actions(player)
+            ids = [enc.action_id(a) for a in legal]
+            assert len(set(ids)) == len(ids)  # one id per action
+            assert [enc.action(player, i) for i in ids] == legal  # and back
+            assert enc.mask(legal).sum() == len(legal)
+            view = state.view(player)
+            assert enc.observe(view).tolist() == [float(x) for x in enc.counts(state, player)]
+            action = rng.choice(legal)
+            seen.add(action.to_event()["do"])
+            state.apply(action)
+    own = {card.name for card in load_deck_file(EXAMPLES / deck).own_cards}
+    assert own <= seen, own - seen
