@@ -26,6 +26,7 @@ import pytest
 from playwright import sync_api
 
 from bestiary.core.game import get_game
+from bestiary.critters.decks import DECKS
 from bestiary.server.live import LiveServer
 from bestiary.server.table import TableSettings
 from tests.browser import (
@@ -407,4 +408,27 @@ def test_the_replay_log_is_numbered_by_move_and_jumps(
         f"!document.querySelector('#step').textContent.startsWith('Move {last} ')"
     )
     assert " meet on " in page.inner_text("#replay-log li.current")
+    assert PAGE_ERRORS == []
+
+
+def test_a_decks_own_cards_show_their_titles_and_descriptions(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    """A table dealt from a deck with new action cards (docs/cards.md): the hand shows each by
+    its title, its description is its tooltip and the selected card's line, and playing one
+    offers the moves its choice makes."""
+    deck = DECKS.from_file(Path(__file__).parent.parent / "examples" / "decks" / "sneaky.toml")
+    # the server's deal of seed 34 gives ann (first) a Nap Time and two Sneaks
+    page, _, _ = seat_page(
+        browser, server, "critters", 2, "greedy", {"deck": deck}, extra={"seed": 34}
+    )
+    page.wait_for_selector("#my-hand [data-card='nap']")
+    nap = page.locator("#my-hand [data-card='nap']")
+    assert "Nap Time" in nap.inner_text()
+    assert nap.get_attribute("title") == "An opponent skips their next turn."
+    nap.click()
+    heading = page.locator("#moves h3").inner_text()
+    assert heading.startswith("Nap Time: An opponent skips their next turn."), heading
+    moves = page.locator("#moves button").all_inner_texts()
+    assert any(m.startswith("Play Nap Time on ") for m in moves), moves
     assert PAGE_ERRORS == []
