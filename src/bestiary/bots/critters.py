@@ -137,7 +137,7 @@ class Position:
             full,
             partial,
             None if pending is None else pending.to_event(),
-            card_extras({card.name: card.effects for card in state.table.deck.own_cards}),
+            _own_extras(state),
         )
 
     def mine_full(self) -> set[str]:
@@ -154,6 +154,13 @@ class Position:
 
     def wins_with(self, kind: str) -> bool:
         return self.new_kind(kind) and len(self.mine_full()) + 1 >= self.to_win
+
+
+def _own_extras(state: CrittersState) -> dict[str, float] | None:
+    """``card_extras`` of the state's deck's own cards (None for the sheet's deck: every playout
+    step reads a position, and most decks add no card)."""
+    own = state.table.own_cards
+    return card_extras({card.name: card.effects for card in own}) if own else None
 
 
 def card_extras(cards: Mapping[str, Sequence[str]]) -> dict[str, float]:
@@ -173,15 +180,8 @@ def card_extras(cards: Mapping[str, Sequence[str]]) -> dict[str, float]:
 
 def score_move(move: Any, pos: Position) -> float:
     """A hand-written sense of how good ``move`` is (bigger is better): by what the move does,
-    so a deck's own card scores as the sheet's card making the same choice, plus its extras."""
-    score = _score(move, pos)
-    play = getattr(move, "play", None)
-    if play is not None and pos.extras:
-        score += pos.extras.get(play, 0.0)
-    return score
-
-
-def _score(move: Any, pos: Position) -> float:
+    so a deck's own card scores as the sheet's card making the same choice, plus its extras
+    (``pos.extras``, empty for the sheet's deck)."""
     cls = type(move)
     if cls is SayNo:
         # Save NO! for steals: always against a steal (Ultimate Collector's event is the one
@@ -201,20 +201,23 @@ def _score(move: Any, pos: Position) -> float:
         if pos.wins_with(move.kind):
             return 1000.0
         leader = 6.0 * pos.leader_weight(move.target)
-        return (60.0 if pos.new_kind(move.kind) else 22.0) + leader
+        extra = pos.extras.get(move.play, 0.0) if pos.extras else 0.0
+        return (60.0 if pos.new_kind(move.kind) else 22.0) + leader + extra
     if cls is HopOver:
         have = pos.mine_partial(move.kind)
         fills = have == pos.size - 1 and pos.new_kind(move.kind)
         if fills and pos.wins_with(move.kind):
             return 1000.0
         hurt = 3.0 * pos.partial[move.target].get(move.kind, 0)
+        hurt += pos.extras.get(move.play, 0.0) if pos.extras else 0.0
         return (45.0 if fills else 14.0 + 6.0 * have) + hurt + (2.0 if move.card == "wild" else 0)
     if cls is GameChanger:
         gain = pos.mine_partial(move.take_kind) - pos.mine_partial(move.give_kind)
         fills = (
             pos.mine_partial(move.take_kind) == pos.size - 1 and move.give_kind != move.take_kind
         )
-        return 40.0 if fills else 6.0 + 5.0 * gain
+        extra = pos.extras.get(move.play, 0.0) if pos.extras else 0.0
+        return (40.0 if fills else 6.0 + 5.0 * gain) + extra
     if cls is SwapWild:
         have = pos.mine_partial(move.to)
         fills = have == pos.size - 1 and pos.new_kind(move.to)
@@ -234,7 +237,8 @@ def _score(move: Any, pos: Position) -> float:
         return 7.0 + 5.0 * have + 2.0 * pos.hand[kind] - (4.0 if kind in pos.mine_full() else 0)
     if cls is PlayCard:
         # its worth is its extras; on the leader if it has a target
-        return 8.0 + (2.0 * pos.leader_weight(move.target) if move.target is not None else 0.0)
+        on = 2.0 * pos.leader_weight(move.target) if move.target is not None else 0.0
+        return 8.0 + on + pos.extras.get(move.play, 0.0)
     if cls is Pass:
         return 8.0
     if cls is Discard:

@@ -28,7 +28,7 @@ bestiary.core.errors.BadOption: deck line 3: card 'x' takes from a target, so it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from bestiary.core.errors import BadOption
@@ -65,41 +65,42 @@ EFFECTS: Final[dict[str, str]] = {
 @dataclass(frozen=True, slots=True)
 class ActionCard:
     """One action card's definition: its name (its record events' ``do``), how front ends show
-    it, and what it does, read from its effects in the order written."""
+    it, and what it does, read from its effects in the order written.
+
+    What the rules ask of it (``choice``, ``targeted``, ``draw``, ``skips``, ``answerable``) is
+    read off the effects once, when it is made: the rules ask at every play."""
 
     name: str
     title: str
     description: str
     effects: tuple[str, ...]
+    # the one choice it makes on the target's cards (take_down, swap_down, steal_set), or ""
+    choice: str = field(init=False, compare=False)
+    targeted: bool = field(init=False, compare=False)
+    draw: int = field(init=False, compare=False)  # cards drawn
+    skips: bool = field(init=False, compare=False)  # the target skips their next turn
+    answerable: bool = field(init=False, compare=False)  # by NO!
 
-    @property
-    def targeted(self) -> bool:
-        return CHOOSE_TARGET in self.effects
-
-    @property
-    def choice(self) -> str:
-        """The one choice it makes on the target's cards (``take_down``, ``swap_down``,
-        ``steal_set``), or "" if it makes none."""
-        for effect in self.effects:
-            if effect in CHOICES:
-                return effect
-        return ""
-
-    @property
-    def draw(self) -> int:
-        return sum(int(e.split()[1]) for e in self.effects if e.startswith(DRAW + " "))
-
-    @property
-    def skips(self) -> bool:
-        return SKIP_TURN in self.effects
-
-    @property
-    def answerable(self) -> bool:
-        return ANSWERABLE_BY_NO in self.effects
+    def __post_init__(self) -> None:
+        effects = self.effects
+        choices = [e for e in effects if e in CHOICES]
+        object.__setattr__(self, "choice", choices[0] if choices else "")
+        object.__setattr__(self, "targeted", CHOOSE_TARGET in effects)
+        object.__setattr__(self, "draw", sum(_drawn(e) for e in effects))
+        object.__setattr__(self, "skips", SKIP_TURN in effects)
+        object.__setattr__(self, "answerable", ANSWERABLE_BY_NO in effects)
 
     def spec(self) -> dict[str, object]:
         """The definition as a deck file's ``[cards.NAME]`` table holds it."""
         return {"title": self.title, "description": self.description, "effects": list(self.effects)}
+
+
+def _drawn(effect: str) -> int:
+    """How many cards ``effect`` draws (0 unless it is a well-formed ``draw N``)."""
+    parts = effect.split()
+    if len(parts) == 2 and parts[0] == DRAW and parts[1].isdigit():
+        return int(parts[1])
+    return 0
 
 
 def card_from_spec(name: str, spec: object, where: str) -> ActionCard:

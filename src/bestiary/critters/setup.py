@@ -38,6 +38,9 @@ class Table:
     wild_at: int = field(init=False, compare=False, repr=False)
     # the deck's action cards (but no, an answer), each with its place in card_order
     playable: tuple[tuple[ActionCard, int], ...] = field(init=False, compare=False, repr=False)
+    # the same cards by name (the rules look a played card up at every play and answer)
+    card_named: dict[str, ActionCard] = field(init=False, compare=False, repr=False)
+    own_cards: tuple[ActionCard, ...] = field(init=False, compare=False, repr=False)  # deck's own
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seat", {name: i for i, name in enumerate(self.players)})
@@ -51,13 +54,12 @@ class Table:
         object.__setattr__(self, "wild_at", at[WILD])
         playable = tuple((card, at[card.name]) for card in self.deck.actions)
         object.__setattr__(self, "playable", playable)
+        object.__setattr__(self, "card_named", {card.name: card for card in self.deck.actions})
+        object.__setattr__(self, "own_cards", self.deck.own_cards)
 
     def action_card(self, name: str) -> ActionCard | None:
         """The definition of the deck's action card ``name`` (None if the deck has none)."""
-        for card, _ in self.playable:
-            if card.name == name:
-                return card
-        return None
+        return self.card_named.get(name)
 
     def options(self) -> dict[str, Any]:
         """The effective options, as a record header carries them."""

@@ -169,7 +169,7 @@ class CrittersState:
             stale=int(view.get("stale_reshuffles", 0)),
             winners=tuple(seat[w] for w in view["winners"]) if over else None,
             ending="won" if over else None,
-            skips=tuple(seat[p] for p in view.get("skip_next", ())),
+            skips=tuple([seat[p] for p in view["skip_next"]]) if "skip_next" in view else (),
         )
 
     # ----------------------------------------------------------------- public read-outs

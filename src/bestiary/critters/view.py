@@ -107,7 +107,7 @@ def public_part(state: Seen) -> Public:
         "over": state.is_over,
         "winners": state.winners(),
     }
-    if t.deck.own_cards and any(card.skips for card in t.deck.own_cards):
+    if t.own_cards and any(card.skips for card in t.own_cards):
         play["skip_next"] = state.skip_next
     return players, table, play
 

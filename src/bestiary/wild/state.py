@@ -13,7 +13,7 @@ from typing import Any, Self
 from bestiary.core.errors import IllegalAction
 from bestiary.core.values import by_arguments
 from bestiary.wild.actions import Call, Discard, Draw, Meet, Nightfall, RevealOwn, Withdraw
-from bestiary.wild.cards import CREATURE_INDEX, CREATURES
+from bestiary.wild.cards import CREATURE_INDEX, CREATURES, EATEN, EATS, SAME, relation_at
 from bestiary.wild.info import INFO, PACK_OPTIONS
 from bestiary.wild.meetings import AVOID, EAT, MATE, Meeting
 from bestiary.wild.objectives import (
@@ -533,17 +533,17 @@ class WildState:
         self._lapse_asks(a)
         self._lapse_asks(b)
         eater: int | None = None
-        step = (cb - ca) % 5
-        if step == 0 and call == ca:
+        met = relation_at(ca, cb)
+        if met == SAME and call == ca:  # both honest: each Den gets the other's card
             outcome = MATE
             self._dens[a].append((cb, b))
             self._dens[b].append((ca, a))
-        elif step == 1 or step == 4:
+        elif met in (EATS, EATEN):  # neighbours: the eater takes both, whatever the Call
             outcome = EAT
-            eater = a if step == 1 else b
+            eater = a if met == EATS else b
             self._dens[eater].append((ca, a))
             self._dens[eater].append((cb, b))
-        else:
+        else:  # the same creature both hunting, or two steps apart: face-up to the Hole
             outcome = AVOID
             self._hole.append((ca, a, True))
             self._hole.append((cb, b, True))
