@@ -417,13 +417,19 @@ def test_a_decks_own_cards_show_their_titles_and_descriptions(
     """A table dealt from a deck with new action cards (docs/cards.md): the hand shows each by
     its title, its description is its tooltip and the selected card's line, and playing one
     offers the moves its choice makes."""
-    deck = DECKS.from_file(Path(__file__).parent.parent / "examples" / "decks" / "sneaky.toml")
-    # the server's deal of seed 34 gives ann (first) a Nap Time and two Sneaks
-    page, _, _ = seat_page(
-        browser, server, "critters", 2, "greedy", {"deck": deck}, extra={"seed": 34}
-    )
+    sneaky = DECKS.from_file(Path(__file__).parent.parent / "examples" / "decks" / "sneaky.toml")
+    # its Nap Time, 40 of them among 9 critters: a deal gives ann one but for 1 in 15,000
+    deck = {
+        "kinds": {"fox": 3, "owl": 3, "frog": 3},
+        "wild": 0,
+        "actions": {"nap": 40},
+        "cards": {"nap": sneaky["cards"]["nap"]},
+    }
+    options = {"deck": deck}
+    page, _, _ = seat_page(browser, server, "critters", 2, "greedy", options, extra={"seed": 34})
     page.wait_for_selector("#my-hand [data-card='nap']")
-    nap = page.locator("#my-hand [data-card='nap']")
+    page.wait_for_selector("#turn:has-text('Your turn')")  # ann, the first seat, plays first
+    nap = page.locator("#my-hand [data-card='nap']").first
     assert "Nap Time" in nap.inner_text()
     assert nap.get_attribute("title") == "An opponent skips their next turn."
     nap.click()
