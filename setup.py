@@ -33,7 +33,9 @@ SRC = HERE / "src"
 # the server, TUI, lab) stays interpreted: it waits on I/O.
 COMPILED = sorted(
     [
-        *(f"bestiary/critters/{m}.py" for m in ("actions", "cards", "decks", "game", "info")),
+        *(f"bestiary/critters/{m}.py" for m in ("actions", "cards", "decks", "effects", "game")),
+        "bestiary/critters/info.py",
+        "bestiary/critters/kept.py",
         "bestiary/critters/moves.py",
         *(f"bestiary/critters/{m}.py" for m in ("refusals", "setup", "state", "tableau", "view")),
         *(f"bestiary/wild/{m}.py" for m in ("actions", "cards", "info", "meetings")),

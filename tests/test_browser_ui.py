@@ -19,12 +19,14 @@ import random
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright import sync_api
 
 from bestiary.core.game import get_game
+from bestiary.critters.decks import DECKS
 from bestiary.server.live import LiveServer
 from bestiary.server.table import TableSettings
 from tests.browser import (
@@ -227,14 +229,16 @@ def test_a_tap_on_a_control_that_is_off_shows_why(
 NAMES = ["Ann", "Bob", "Cleo"]  # capitalised: a lower-case letter after them is the client's
 
 
-def played(game: str, games: int, steps: int) -> list[dict[str, Any]]:
+def played(
+    game: str, games: int, steps: int, options: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Seeded random games of ``game``: every move with the public views around it and the
     mover's legal actions (the buttons), at most ``steps`` moves a game."""
     rules = get_game(game)
     out: list[dict[str, Any]] = []
     for seed in range(games):
         rng = random.Random(seed)
-        state = rules.new_game(NAMES, {}, seed)
+        state = rules.new_game(NAMES, options or {}, seed)
         for _ in range(steps):
             if state.is_over:
                 break
@@ -301,11 +305,26 @@ def grammar(text: str) -> list[str]:
     return wrong
 
 
-@pytest.mark.parametrize(("game", "games", "steps"), [("critters", 40, 400), ("wild", 12, 300)])
+@pytest.mark.parametrize(
+    ("game", "games", "steps", "deck"),
+    [
+        ("critters", 40, 400, None),
+        ("wild", 12, 300, None),
+        # a deck with new action cards (docs/cards.md): they are said by their titles too
+        ("critters", 20, 400, "sneaky.toml"),
+        ("critters", 20, 400, "windfall.toml"),
+    ],
+)
 def test_sentences_over_every_card_and_move(
-    server: LiveServer, browser: sync_api.Browser, game: str, games: int, steps: int
+    server: LiveServer,
+    browser: sync_api.Browser,
+    game: str,
+    games: int,
+    steps: int,
+    deck: str | None,
 ) -> None:
-    moves = played(game, games, steps)
+    path = Path(__file__).parent.parent / "examples" / "decks" / (deck or "")
+    moves = played(game, games, steps, {"deck": str(path)} if deck else None)
     page = new_page(browser)
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
@@ -320,6 +339,8 @@ def test_sentences_over_every_card_and_move(
     missing = [n for n in said["names"] if n.lower() not in text and n.split()[-1] != "NO!"]
     assert game == "wild" or "says no!" in text
     assert not missing, f"cards never named in a sentence: {missing}"
+    own = moves[0]["after"].get("cards", {}) if deck else {}
+    assert all(card["title"].lower() in text for card in own.values()), own
     for command in said["commands"]:
         assert command.split()[0] in COMMANDS, f"a button that is not a command: {command!r}"
         assert not A_BEFORE_VOWEL.search(command) and "undefined" not in command, command
@@ -387,4 +408,33 @@ def test_the_replay_log_is_numbered_by_move_and_jumps(
         f"!document.querySelector('#step').textContent.startsWith('Move {last} ')"
     )
     assert " meet on " in page.inner_text("#replay-log li.current")
+    assert PAGE_ERRORS == []
+
+
+def test_a_decks_own_cards_show_their_titles_and_descriptions(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    """A table dealt from a deck with new action cards (docs/cards.md): the hand shows each by
+    its title, its description is its tooltip and the selected card's line, and playing one
+    offers the moves its choice makes."""
+    sneaky = DECKS.from_file(Path(__file__).parent.parent / "examples" / "decks" / "sneaky.toml")
+    # its Nap Time, 40 of them among 9 critters: a deal gives ann one but for 1 in 15,000
+    deck = {
+        "kinds": {"fox": 3, "owl": 3, "frog": 3},
+        "wild": 0,
+        "actions": {"nap": 40},
+        "cards": {"nap": sneaky["cards"]["nap"]},
+    }
+    options = {"deck": deck}
+    page, _, _ = seat_page(browser, server, "critters", 2, "greedy", options, extra={"seed": 34})
+    page.wait_for_selector("#my-hand [data-card='nap']")
+    page.wait_for_selector("#turn:has-text('Your turn')")  # ann, the first seat, plays first
+    nap = page.locator("#my-hand [data-card='nap']").first
+    assert "Nap Time" in nap.inner_text()
+    assert nap.get_attribute("title") == "An opponent skips their next turn."
+    nap.click()
+    heading = page.locator("#moves h3").inner_text()
+    assert heading.startswith("Nap Time: An opponent skips their next turn."), heading
+    moves = page.locator("#moves button").all_inner_texts()
+    assert any(m.startswith("Play Nap Time on ") for m in moves), moves
     assert PAGE_ERRORS == []

@@ -223,7 +223,7 @@ def test_events_are_exactly_the_record_lines() -> None:
     ("event", "reason"),
     [
         ({"do": "down", "card": "fox"}, "needs a text 'by'"),
-        ({"by": "a", "do": "fly"}, "'fly' is not a critters action"),
+        ({"by": "a", "do": "Fly!"}, "'Fly!' is not a critters action"),
         ({"by": "a", "do": "set", "kind": "fox", "cards": "fox"}, "'cards' as a list"),
         ({"by": "a", "do": "game_changer", "target": "b", "give": 1}, "'give' as an object"),
         ({"by": "a", "do": "down", "card": "fox", "as": 3}, "'as' as text or null"),
@@ -246,6 +246,9 @@ def test_a_well_formed_action_the_rules_refuse_is_illegal_not_malformed() -> Non
     state = GAME.new_game(["ann", "bo"], seed=3)
     with pytest.raises(IllegalAction, match="only a wild is declared 'as' a kind"):
         state.apply(action)
+    # An event named like a card reads as a deck's own card; this deck has no such card.
+    with pytest.raises(IllegalAction, match="'fly' is not an action card of this deck"):
+        state.apply(GAME.action_from_event({"by": "ann", "do": "fly"}))
 
 
 def _reshuffling_game(tmp_path: Path) -> Any:

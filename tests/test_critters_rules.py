@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bestiary.core.errors import IllegalAction
-from bestiary.critters import GAME, CrittersState, moves
+from bestiary.critters import GAME, CrittersState, kept
 from bestiary.critters.actions import (
     Allow,
     Complete,
@@ -22,7 +22,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.moves import interned_like
+from bestiary.critters.kept import interned_like
 
 FILLER = ["turtle"] * 12
 
@@ -126,7 +126,7 @@ def test_a_move_made_apart_is_matched_to_the_listed_one_it_equals() -> None:
         assert interned_like(sent) is action
     assert interned_like(PlaySet("ann", "fox", ("fox", "fox", "frog"))) is None
     refused(state, PlaySet("ann", "frog", ("frog", "wild", "wild")), "does not hold")
-    moves._CACHE.clear()  # nothing interned now: only the scan can find the move
+    kept._CACHE.clear()  # nothing interned now: only the scan can find the move
     sent = GAME.action_from_event(PlaySet("ann", "fox", ("fox", "fox", "wild")).to_event())
     assert interned_like(sent) is None
     play(state, sent)

@@ -22,7 +22,7 @@ from bestiary.cli import app as cli_app
 from bestiary.core.agent import Agent
 from bestiary.critters import GAME
 from bestiary.tui.critters_app import CrittersApp, NoPrompt
-from bestiary.tui.critters_table import critters_table
+from bestiary.tui.critters_table import critters_table, critters_words
 from bestiary.tui.live import LiveTable
 from bestiary.tui.menu import group_moves
 from bestiary.tui.run import new_table
@@ -279,3 +279,34 @@ def test_menu_offers_exactly_the_legal_moves(seed: int, steps: int) -> None:
         for group in groups:
             labels = [move.label for move in group.moves]
             assert len(labels) == len(set(labels)), labels
+
+
+def test_a_decks_own_cards_by_title_and_description_in_table_menu_and_log() -> None:
+    deck = Path(__file__).parent.parent / "examples" / "decks" / "sneaky.toml"
+    rng = random.Random(5)
+    for seed in range(40):
+        state = GAME.new_game(["ann", "bo"], {"deck": str(deck)}, seed=seed)
+        while not state.is_over and "sneak" not in state.hand(str(state.to_act)):
+            if state.chance_due:
+                state.apply(state.chance_outcome(rng))
+            else:
+                state.apply(rng.choice(state.legal_actions(str(state.to_act))))
+        if not state.is_over:
+            break
+    me = str(state.to_act)
+    view = state.view(me)
+    shown = text_of(critters_table(view))
+    assert "✦ Sneak" in shown  # in the hand
+    assert "Sneak: Take one Down Card from an opponent's incomplete set, then draw a card." in shown
+    assert "Nap Time: An opponent skips their next turn." in shown
+    groups = group_moves(state.legal_actions(me), view.get("cards"))
+    titles = [g.title for g in groups]
+    sneaks = [g for g in groups if g.do == "sneak"]
+    assert not sneaks or sneaks[0].title.startswith("Sneak (Take one Down Card"), titles
+    event = {"by": "ann", "do": "nap", "target": "bo"}
+    said = critters_words(event, view["cards"])
+    assert said == "ann plays Nap Time on bo: An opponent skips their next turn."
+    event = {"by": "ann", "do": "sneak", "target": "bo", "kind": "fox", "card": "wild"}
+    assert critters_words(event, view["cards"]) == (
+        "ann plays Sneak on bo: take a wild from bo's fox set"
+    )

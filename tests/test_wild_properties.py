@@ -141,14 +141,11 @@ def redeal_hidden(state: WildState, seat: str, rng: random.Random) -> WildState:
             rng.shuffle(other._packs[i])
             continue
         pool = other._packs[i][:]
-        pool += [c for c in range(5) for _ in range(other._hand[i][c])]
+        pool += other._held[i]
         if other._offer_card[i] >= 0:
             pool.append(other._offer_card[i])
         rng.shuffle(pool)
-        hand = [0] * 5
-        for _ in range(other._hand_n[i]):
-            hand[pool.pop()] += 1
-        other._hand[i] = hand
+        other._held[i] = [pool.pop() for _ in other._held[i]]
         if other._offer_card[i] >= 0:
             other._offer_card[i] = pool.pop()
         other._packs[i] = pool

@@ -17,11 +17,17 @@ section             size               one id per
 ``ultimate``        (n-1) * k          target, kind of the full set
 ``no``, ``allow``   1 each
 ``pass``            1
-``discard``         k + 5              card (kinds, wild, no, hop_over, game_changer,
-                                       ultimate_collector)
+``discard``         k + 5 + d          card (kinds, wild, no, hop_over, game_changer,
+                                       ultimate_collector, then the deck's own cards)
+``card NAME``       by its choice      each of the deck's own d action cards, in deck
+                                       order: take_down as ``hop_over``, swap_down as
+                                       ``game_changer``, steal_set as ``ultimate``; no
+                                       choice: (n-1) targets, or 1 if it has none
 ==================  =================  ==============================================
 
 where C = 2 + 3 + ... + s (for s = 3: 5). Chance (reshuffles) is the engine's, never an id.
+A deck's own cards also widen the observation's hand, centre pile and pending entries, and a
+deck with a skip_turn card adds whose turn is skipped; the sheet's deck encodes as it always has.
 
 >>> enc = CrittersEncoding(("ann", "bo"), ("fox", "owl"), set_size=3)
 >>> enc.size, enc.describe(enc.action_id(PlaySet("ann", "owl", ("owl", "owl", "wild"))))
@@ -47,25 +53,33 @@ from bestiary.critters.actions import (
     GameChanger,
     HopOver,
     Pass,
+    PlayCard,
     PlaySet,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.cards import ACTION_CARDS, WILD
+from bestiary.critters.cards import ACTION_CARDS, WILD, cards_from_spec
+from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
 from bestiary.critters.state import CrittersState
 
 FloatArray: TypeAlias = npt.NDArray[np.float32]
 MaskArray: TypeAlias = npt.NDArray[np.int8]
 
 PENDING_KINDS = ("hop_over", "game_changer", "ultimate_collector")
-_PENDING_INDEX = {HopOver: 0, GameChanger: 1, UltimateCollector: 2}
 
 
 class CrittersEncoding:
-    """Action ids and observation vectors for ``players`` (seat order) and a deck's kinds."""
+    """Action ids and observation vectors for ``players`` (seat order), a deck's kinds and its
+    own action cards (``cards``, beyond the sheet's)."""
 
-    def __init__(self, players: Sequence[str], kinds: Sequence[str], set_size: int = 3) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        kinds: Sequence[str],
+        set_size: int = 3,
+        cards: Sequence[ActionCard] = (),
+    ) -> None:
         self.players = tuple(players)
         self.n = len(self.players)
         self.seat = {p: i for i, p in enumerate(self.players)}
@@ -73,8 +87,12 @@ class CrittersEncoding:
         self.k = len(self.kinds)
         self.kind_index = {kind: i for i, kind in enumerate(self.kinds)}
         self.s = set_size
-        self.cards = (*self.kinds, WILD, *ACTION_CARDS)
+        self.own = tuple(cards)
+        self.cards = (*self.kinds, WILD, *ACTION_CARDS, *(c.name for c in self.own))
         self.card_index = {c: i for i, c in enumerate(self.cards)}
+        self.pending_kinds = (*PENDING_KINDS, *(c.name for c in self.own))
+        self._pending_index = {name: i for i, name in enumerate(self.pending_kinds)}
+        self._skips = any(c.skips for c in self.own)
         # (need, critters) pairs of a ``complete``, in id order.
         self.completions = [(need, c) for need in range(1, set_size) for c in range(need + 1)]
         self._completion_index = {pair: i for i, pair in enumerate(self.completions)}
@@ -93,6 +111,9 @@ class CrittersEncoding:
             ("pass", 1),
             ("discard", len(self.cards)),
         ]
+        for card in self.own:
+            width = {TAKE_DOWN: m * k * 2, SWAP_DOWN: m * 4 * k * k, STEAL_SET: m * k}
+            sizes.append((f"card {card.name}", width.get(card.choice, m if card.targeted else 1)))
         self.sections: dict[str, tuple[int, int]] = {}
         at = 0
         for name, size in sizes:
@@ -143,14 +164,23 @@ class CrittersEncoding:
             return self._start("swap_wild") + ki[a.kind] * k + ki[a.to]
         if isinstance(a, HopOver):
             t = self._target(a.by, a.target)
-            return self._start("hop_over") + t * 2 * k + self._kind_card(a.kind, a.card)
+            return (
+                self._start(self._section(a.play, "hop_over"))
+                + t * 2 * k
+                + self._kind_card(a.kind, a.card)
+            )
         if isinstance(a, GameChanger):
             t = self._target(a.by, a.target)
             give = self._kind_card(a.give_kind, a.give_card)
             take = self._kind_card(a.take_kind, a.take_card)
-            return self._start("game_changer") + (t * 2 * k + give) * 2 * k + take
+            start = self._start(self._section(a.play, "game_changer"))
+            return start + (t * 2 * k + give) * 2 * k + take
         if isinstance(a, UltimateCollector):
-            return self._start("ultimate") + self._target(a.by, a.target) * k + ki[a.kind]
+            start = self._start(self._section(a.play, "ultimate"))
+            return start + self._target(a.by, a.target) * k + ki[a.kind]
+        if isinstance(a, PlayCard):
+            start = self._start(f"card {a.play}")
+            return start if a.target is None else start + self._target(a.by, a.target)
         if isinstance(a, SayNo):
             return self._start("no")
         if isinstance(a, Allow):
@@ -160,6 +190,10 @@ class CrittersEncoding:
         if isinstance(a, Discard):
             return self._start("discard") + self.card_index[a.card]
         raise ValueError(f"{a!r} is not a player's action")
+
+    def _section(self, play: str, sheet: str) -> str:
+        """The section of a card making the choice the sheet's card of section ``sheet`` makes."""
+        return sheet if play in ACTION_CARDS else f"card {play}"
 
     def action(self, player: str, action_id: int) -> CrittersAction:
         """The engine action that ``action_id`` means for ``player``."""
@@ -190,17 +224,30 @@ class CrittersEncoding:
             return Complete(player, kind, (kind,) * critters + (WILD,) * (need - critters))
         if section == "swap_wild":
             return SwapWild(player, kinds[i // k], kinds[i % k])
-        if section == "hop_over":
+        own = None
+        choice = {"hop_over": TAKE_DOWN, "game_changer": SWAP_DOWN, "ultimate": STEAL_SET}.get(
+            section, ""
+        )
+        play = {TAKE_DOWN: "hop_over", SWAP_DOWN: "game_changer", STEAL_SET: "ultimate_collector"}
+        if section.startswith("card "):
+            own = next(c for c in self.own if c.name == section[5:])
+            choice = own.choice
+            play = {choice: own.name}
+        if choice == TAKE_DOWN:
             kind, card = kind_card(i % (2 * k))
-            return HopOver(player, target(i // (2 * k)), kind, card)
-        if section == "game_changer":
+            return HopOver(player, target(i // (2 * k)), kind, card, play[choice])
+        if choice == SWAP_DOWN:
             rest, take = divmod(i, 2 * k)
             t, give = divmod(rest, 2 * k)
             give_kind, give_card = kind_card(give)
             take_kind, take_card = kind_card(take)
-            return GameChanger(player, target(t), give_kind, give_card, take_kind, take_card)
-        if section == "ultimate":
-            return UltimateCollector(player, target(i // k), kinds[i % k])
+            return GameChanger(
+                player, target(t), give_kind, give_card, take_kind, take_card, play[choice]
+            )
+        if choice == STEAL_SET:
+            return UltimateCollector(player, target(i // k), kinds[i % k], play[choice])
+        if own is not None:
+            return PlayCard(player, own.name, target(i) if own.targeted else None)
         if section == "no":
             return SayNo(player)
         if section == "allow":
@@ -260,12 +307,14 @@ class CrittersEncoding:
             ("centre_pile", t),
             ("turn", self.n),
             ("awaiting", self.n),
-            ("pending", len(PENDING_KINDS)),
+            ("pending", len(self.pending_kinds)),
             ("pending_kind", k),
             ("quiet_turns", 1),
             ("began_with_empty_draw_pile", 1),
             ("over", 1),
         ]
+        if self._skips:
+            self.layout.append(("skip_next", self.n))
         self.offsets: dict[str, int] = {}
         at = 0
         for name, width in self.layout:
@@ -326,12 +375,16 @@ class CrittersEncoding:
                 out[off[key] + (self.seat[who] - me) % n] = 1
         pending = view["pending"]
         if pending is not None:
-            out[off["pending"] + PENDING_KINDS.index(pending["do"])] = 1
-            taken = pending["take"]["kind"] if pending["do"] == "game_changer" else pending["kind"]
-            out[off["pending_kind"] + ki[taken]] = 1
+            out[off["pending"] + self._pending_index[pending["do"]]] = 1
+            taken = pending["take"]["kind"] if "take" in pending else pending.get("kind")
+            if taken is not None:
+                out[off["pending_kind"] + ki[taken]] = 1
         out[off["quiet_turns"]] = view["quiet_turns"]
         out[off["began_with_empty_draw_pile"]] = float(bool(view["began_with_empty_draw_pile"]))
         out[off["over"]] = float(bool(view["over"]))
+        if self._skips:
+            for who in view.get("skip_next", ()):
+                out[off["skip_next"] + (self.seat[who] - me) % n] = 1
         return np.array(out, dtype=np.float32)
 
     def _count_sets(
@@ -413,14 +466,18 @@ class CrittersEncoding:
             out[self._awaiting_at + (self.seat[awaiting] - me) % n] = 1
         pending = state.pending
         if pending is not None:
-            out[self._pending_at + _PENDING_INDEX[type(pending)]] = 1
-            assert isinstance(pending, HopOver | GameChanger | UltimateCollector)
-            taken = pending.take_kind if isinstance(pending, GameChanger) else pending.kind
-            out[self._pending_kind_at + ki[taken]] = 1
+            assert isinstance(pending, HopOver | GameChanger | UltimateCollector | PlayCard)
+            out[self._pending_at + self._pending_index[pending.play]] = 1
+            if not isinstance(pending, PlayCard):
+                taken = pending.take_kind if isinstance(pending, GameChanger) else pending.kind
+                out[self._pending_kind_at + ki[taken]] = 1
         tail = self._quiet_at  # quiet turns, began with an empty Draw Pile, over
         out[tail] = state.quiet_turns
         out[tail + 1] = int(state.began_with_empty_draw_pile)
         out[tail + 2] = int(state.is_over)
+        if self._skips:
+            for who in state.skip_next:
+                out[tail + 3 + (self.seat[who] - me) % n] = 1
         return out
 
     def observe_state(self, state: CrittersState, player: str, out: MutableSequence[float]) -> None:
@@ -434,8 +491,9 @@ class CrittersEncoding:
 
 def from_view(view: Mapping[str, Any]) -> CrittersEncoding:
     """The encoding of the table a seat's view shows (critters' ``GameInfo.faces.encoding``)."""
-    return CrittersEncoding(view["players"], view["kinds"], view["options"]["set_size"])
+    own = cards_from_spec(view.get("cards", {}), "the view's deck")
+    return CrittersEncoding(view["players"], view["kinds"], view["options"]["set_size"], own)
 
 
 # Copied and pickled by its arguments (bestiary.core.values: compiled classes need it).
-by_arguments(CrittersEncoding, lambda e: (e.players, e.kinds, e.s))
+by_arguments(CrittersEncoding, lambda e: (e.players, e.kinds, e.s, e.own))

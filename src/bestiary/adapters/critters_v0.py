@@ -49,7 +49,7 @@ def agent_names(players: int) -> list[str]:
 
 def encoding_for(state: CrittersState) -> CrittersEncoding:
     """The encoding that fits ``state``'s table (players, deck kinds, set size)."""
-    return CrittersEncoding(state.players, state.kinds, state.set_size)
+    return CrittersEncoding(state.players, state.kinds, state.set_size, state.table.deck.own_cards)
 
 
 class raw_env(EncodedAEC, EzPickle):

@@ -136,7 +136,9 @@ class Table(SpielTable):
         self.deck_counts: dict[str, int] = dict(probe.table.deck.counts)
         self.deck_size = probe.table.deck.size
         self.hand_limit = probe.hand_limit
-        self.encoding = CrittersEncoding(self.players, probe.kinds, probe.set_size)
+        self.encoding = CrittersEncoding(
+            self.players, probe.kinds, probe.set_size, probe.table.deck.own_cards
+        )
         self.shoe = Shoe(self.encoding.cards)
         self.length = int(self.params["max_game_length"])
         self.deals = _deals(self.deck_counts) if self.params["deal_at_once"] else []

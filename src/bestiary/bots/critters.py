@@ -22,11 +22,13 @@ from bestiary.critters.actions import (
     GameChanger,
     HopOver,
     Pass,
+    PlayCard,
     PlaySet,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
+from bestiary.critters.effects import DRAW, SKIP_TURN
 from bestiary.critters.state import CrittersState, determinize
 
 View = Mapping[str, Any]
@@ -81,6 +83,7 @@ class Position:
         full: dict[str, set[str]],
         partial: dict[str, dict[str, int]],
         pending: Mapping[str, Any] | None,
+        extras: Mapping[str, float] | None = None,
     ) -> None:
         self.me = me
         self.size = size
@@ -89,6 +92,8 @@ class Position:
         self.full = full
         self.partial = partial
         self.pending = pending
+        # a deck's own card -> what its effects beyond its choice are worth (card_extras)
+        self.extras = extras or {}
 
     @classmethod
     def from_view(cls, view: View) -> Position:
@@ -105,6 +110,7 @@ class Position:
                 for p, sets in tableaus.items()
             },
             view["pending"],
+            card_extras({name: spec["effects"] for name, spec in view.get("cards", {}).items()}),
         )
 
     @classmethod
@@ -131,6 +137,7 @@ class Position:
             full,
             partial,
             None if pending is None else pending.to_event(),
+            _own_extras(state),
         )
 
     def mine_full(self) -> set[str]:
@@ -149,13 +156,38 @@ class Position:
         return self.new_kind(kind) and len(self.mine_full()) + 1 >= self.to_win
 
 
+def _own_extras(state: CrittersState) -> dict[str, float] | None:
+    """``card_extras`` of the state's deck's own cards (None for the sheet's deck: every playout
+    step reads a position, and most decks add no card)."""
+    own = state.table.own_cards
+    return card_extras({card.name: card.effects for card in own}) if own else None
+
+
+def card_extras(cards: Mapping[str, Sequence[str]]) -> dict[str, float]:
+    """What a deck's own cards' effects beyond a choice are worth to the greedy score: a card
+    drawn is worth a little, a skipped opponent's turn a little more."""
+    worth: dict[str, float] = {}
+    for name, effects in cards.items():
+        value = 0.0
+        for effect in effects:
+            if effect.startswith(DRAW + " "):
+                value += 3.0 * int(effect.split()[1])
+            elif effect == SKIP_TURN:
+                value += 6.0
+        worth[name] = value
+    return worth
+
+
 def score_move(move: Any, pos: Position) -> float:
-    """A hand-written sense of how good ``move`` is (bigger is better)."""
+    """A hand-written sense of how good ``move`` is (bigger is better): by what the move does,
+    so a deck's own card scores as the sheet's card making the same choice, plus its extras
+    (``pos.extras``, empty for the sheet's deck)."""
     cls = type(move)
     if cls is SayNo:
-        # Save NO! for steals: always against Ultimate Collector, else only with NOs to spare.
-        kind = pos.pending.get("do") if pos.pending else None
-        if kind == "ultimate_collector":
+        # Save NO! for steals: always against a steal (Ultimate Collector's event is the one
+        # naming a kind and no card), else only with NOs to spare.
+        pending = pos.pending or {}
+        if "kind" in pending and "card" not in pending:
             return 100.0
         return 30.0 if pos.hand["no"] >= 2 else 0.0
     if cls is Allow:
@@ -169,20 +201,23 @@ def score_move(move: Any, pos: Position) -> float:
         if pos.wins_with(move.kind):
             return 1000.0
         leader = 6.0 * pos.leader_weight(move.target)
-        return (60.0 if pos.new_kind(move.kind) else 22.0) + leader
+        extra = pos.extras.get(move.play, 0.0) if pos.extras else 0.0
+        return (60.0 if pos.new_kind(move.kind) else 22.0) + leader + extra
     if cls is HopOver:
         have = pos.mine_partial(move.kind)
         fills = have == pos.size - 1 and pos.new_kind(move.kind)
         if fills and pos.wins_with(move.kind):
             return 1000.0
         hurt = 3.0 * pos.partial[move.target].get(move.kind, 0)
+        hurt += pos.extras.get(move.play, 0.0) if pos.extras else 0.0
         return (45.0 if fills else 14.0 + 6.0 * have) + hurt + (2.0 if move.card == "wild" else 0)
     if cls is GameChanger:
         gain = pos.mine_partial(move.take_kind) - pos.mine_partial(move.give_kind)
         fills = (
             pos.mine_partial(move.take_kind) == pos.size - 1 and move.give_kind != move.take_kind
         )
-        return 40.0 if fills else 6.0 + 5.0 * gain
+        extra = pos.extras.get(move.play, 0.0) if pos.extras else 0.0
+        return (40.0 if fills else 6.0 + 5.0 * gain) + extra
     if cls is SwapWild:
         have = pos.mine_partial(move.to)
         fills = have == pos.size - 1 and pos.new_kind(move.to)
@@ -200,6 +235,10 @@ def score_move(move: Any, pos: Position) -> float:
             return 3.0 + 4.0 * have if have else 0.5
         # Building on a started set, or laying the kind we hold most of.
         return 7.0 + 5.0 * have + 2.0 * pos.hand[kind] - (4.0 if kind in pos.mine_full() else 0)
+    if cls is PlayCard:
+        # its worth is its extras; on the leader if it has a target
+        on = 2.0 * pos.leader_weight(move.target) if move.target is not None else 0.0
+        return 8.0 + on + pos.extras.get(move.play, 0.0)
     if cls is Pass:
         return 8.0
     if cls is Discard:
@@ -225,7 +264,7 @@ def greedy_playout(state: CrittersState, actor: str, rng: random.Random) -> Any:
 
 
 # No noise: the search compares root moves on the same deals and seeds, and noise only blurs
-# that comparison (0.1 did no better against greedy over 400 games; docs/sim.md).
+# that comparison (docs/sim.md).
 PLAYOUT_NOISE = 0.0
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bestiary.critters.actions import GameChanger, HopOver, UltimateCollector
-from bestiary.critters.cards import NO
+from bestiary.critters.cards import ACTION_CARDS, NO
 from bestiary.critters.state import CrittersState, determinize
 from bestiary.critters.view import unseen_cards
 
@@ -165,6 +165,8 @@ def _answer(last: View, view: View, move: Any) -> tuple[str, bool] | None:
     """(target, said NO?) for the action card ``move`` the seat played on ``last``, if any."""
     if not isinstance(move, HopOver | GameChanger | UltimateCollector):
         return None
+    if move.play not in ACTION_CARDS:
+        return None  # a deck's own card may take no answer, or draw: the pile says too little
     before, now = last["centre_pile"], view["centre_pile"]
     if now[: len(before)] != before or len(now) <= len(before):
         return None  # reshuffled since: the answer cannot be read off the pile

@@ -18,7 +18,7 @@ from typing import Any
 from bestiary.core.errors import MalformedEvent
 from bestiary.core.records import Event, parse_event
 from bestiary.core.values import by_fields
-from bestiary.critters.cards import WILD
+from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, NAME_PATTERN, ULTIMATE_COLLECTOR, WILD
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +63,27 @@ class Complete:
         return {"by": self.by, "do": "complete", "kind": self.kind, "cards": list(self.cards)}
 
 
+# A played action card is one of four actions, by the choice its definition makes
+# (bestiary.critters.effects): take_down (HopOver), swap_down (GameChanger), steal_set
+# (UltimateCollector), none (PlayCard). ``play`` names the card played, and is its events' "do":
+# the sheet's card by default, a deck's own card that makes the same choice otherwise.
+
+
 @dataclass(frozen=True, slots=True)
 class HopOver:
-    """Take ``card`` (the kind or ``wild``) from ``target``'s incomplete ``kind`` set."""
+    """Play ``play`` (a take_down card) to take ``card`` (the kind or ``wild``) from
+    ``target``'s incomplete ``kind`` set."""
 
     by: str
     target: str
     kind: str
     card: str
+    play: str = HOP_OVER
 
     def to_event(self) -> Event:
         return {
             "by": self.by,
-            "do": "hop_over",
+            "do": self.play,
             "target": self.target,
             "kind": self.kind,
             "card": self.card,
@@ -84,7 +92,8 @@ class HopOver:
 
 @dataclass(frozen=True, slots=True)
 class GameChanger:
-    """Swap one of your Down Cards for one of ``target``'s (neither from a full set)."""
+    """Play ``play`` (a swap_down card) to swap one of your Down Cards for one of ``target``'s
+    (neither from a full set)."""
 
     by: str
     target: str
@@ -92,11 +101,12 @@ class GameChanger:
     give_card: str
     take_kind: str
     take_card: str
+    play: str = GAME_CHANGER
 
     def to_event(self) -> Event:
         return {
             "by": self.by,
-            "do": "game_changer",
+            "do": self.play,
             "target": self.target,
             "give": {"kind": self.give_kind, "card": self.give_card},
             "take": {"kind": self.take_kind, "card": self.take_card},
@@ -105,14 +115,30 @@ class GameChanger:
 
 @dataclass(frozen=True, slots=True)
 class UltimateCollector:
-    """Steal ``target``'s (older) full ``kind`` set, whole."""
+    """Play ``play`` (a steal_set card) to steal ``target``'s (older) full ``kind`` set, whole."""
 
     by: str
     target: str
     kind: str
+    play: str = ULTIMATE_COLLECTOR
 
     def to_event(self) -> Event:
-        return {"by": self.by, "do": "ultimate_collector", "target": self.target, "kind": self.kind}
+        return {"by": self.by, "do": self.play, "target": self.target, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play ``play``, a deck's card that makes no choice on cards, on ``target`` (None if the
+    card chooses none)."""
+
+    by: str
+    play: str
+    target: str | None = None
+
+    def to_event(self) -> Event:
+        if self.target is None:
+            return {"by": self.by, "do": self.play}
+        return {"by": self.by, "do": self.play, "target": self.target}
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +212,7 @@ CrittersAction = (
     | HopOver
     | GameChanger
     | UltimateCollector
+    | PlayCard
     | SayNo
     | Allow
     | SwapWild
@@ -199,9 +226,28 @@ def action_from_event(event: Any) -> CrittersAction:
     """Parse one record event; MalformedEvent naming what is wrong if it is not an action.
 
     Parsing checks the event's shape only; whether the rules allow the action is ``apply``'s
-    to say (IllegalAction).
+    to say (IllegalAction). An event whose ``do`` is no action of the records' is read as a
+    deck's own action card, by the keys it carries (whether this deck has that card, making that
+    choice, is the rules' to say too).
     """
+    do = event.get("do") if isinstance(event, dict) else None
+    if isinstance(do, str) and do not in _PARSERS and NAME_PATTERN.match(do):
+        return _own_card(event)
     return parse_event(event, _PARSERS, "critters")
+
+
+def _own_card(event: Event) -> CrittersAction:
+    play, by = _text(event, "do"), _text(event, "by")
+    if "give" in event or "take" in event:
+        return _game_changer(event)
+    if "card" in event:
+        return HopOver(by, _text(event, "target"), _text(event, "kind"), _text(event, "card"), play)
+    if "kind" in event:
+        return UltimateCollector(by, _text(event, "target"), _text(event, "kind"), play)
+    target = event.get("target")
+    if target is not None and (not isinstance(target, str) or not target):
+        raise MalformedEvent(f"the {play} event needs 'target' as a player's name")
+    return PlayCard(by, play, target)
 
 
 def _down(event: Event) -> Down:
@@ -223,6 +269,7 @@ def _game_changer(event: Event) -> GameChanger:
         _text(give, "card", "give"),
         _text(take, "kind", "take"),
         _text(take, "card", "take"),
+        _text(event, "do"),
     )
 
 
@@ -278,6 +325,7 @@ by_fields(
     HopOver,
     GameChanger,
     UltimateCollector,
+    PlayCard,
     SayNo,
     Allow,
     SwapWild,

@@ -1,10 +1,16 @@
 """The critter card vocabulary, the default deck (docs/rulings.md) and deck files.
 
-A deck is a multiset of cards: critter kinds (each a lower-case name), ``wild`` and the four
-action cards. A deck file (TOML or JSON) looks like::
+A deck is a multiset of cards: critter kinds (each a lower-case name), ``wild``, ``no`` and
+action cards, the sheet's or the deck's own (defined in the vocabulary of
+``bestiary.critters.effects``, docs/cards.md). A deck file (TOML or JSON) looks like::
 
-    {"kinds": {"fox": 6, "owl": 6, "frog": 6}, "wild": 6,
-     "actions": {"no": 6, "hop_over": 5, "game_changer": 5, "ultimate_collector": 3}}
+    kinds = { fox = 6, owl = 6, frog = 6 }
+    wild = 6
+    actions = { no = 6, hop_over = 5, game_changer = 5, ultimate_collector = 3, sneak = 2 }
+
+    [cards.sneak]
+    description = "Take a Down Card from an opponent's incomplete set, then draw a card."
+    effects = ["choose_target", "take_down", "draw 1", "answerable_by_no"]
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Any, Final
 
 from bestiary.core.errors import BadOption
 from bestiary.core.values import by_fields
+from bestiary.critters.effects import SHEET_CARDS, ActionCard, card_from_spec
 
 # Final: the compiled core reads them as constants, not as module globals looked up per use.
 WILD: Final = "wild"
@@ -28,6 +35,10 @@ GAME_CHANGER: Final = "game_changer"
 ULTIMATE_COLLECTOR: Final = "ultimate_collector"
 ACTION_CARDS: Final = (NO, HOP_OVER, GAME_CHANGER, ULTIMATE_COLLECTOR)
 NON_CRITTERS: Final = frozenset((WILD, *ACTION_CARDS))
+# A deck's own card may not take a name the records already give a meaning (an event's "do").
+RESERVED: Final = frozenset(
+    (*NON_CRITTERS, "down", "set", "complete", "allow", "swap_wild", "pass", "discard", "reshuffle")
+)
 
 DEFAULT_KINDS: Final = (
     "fox",
@@ -41,7 +52,8 @@ DEFAULT_KINDS: Final = (
     "turtle",
 )
 
-_KIND_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+# the form of a critter kind's or a deck's own action card's name
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +62,19 @@ class Deck:
 
     kinds: tuple[str, ...]
     counts: tuple[tuple[str, int], ...]
+    # the action cards it may hold, each defined by its effects: the sheet's, then its own
+    actions: tuple[ActionCard, ...] = SHEET_CARDS
+
+    @property
+    def own_cards(self) -> tuple[ActionCard, ...]:
+        """The cards this deck defines beyond the sheet's (a record's header carries them)."""
+        return self.actions[len(SHEET_CARDS) :]
+
+    def action_card(self, name: str) -> ActionCard | None:
+        for card in self.actions:
+            if card.name == name:
+                return card
+        return None
 
     @property
     def size(self) -> int:
@@ -78,26 +103,40 @@ class Deck:
 
 
 def make_deck(
-    kinds: Mapping[str, int], wild: int, actions: Mapping[str, int], where: str = "the deck"
+    kinds: Mapping[str, int],
+    wild: int,
+    actions: Mapping[str, int],
+    where: str = "the deck",
+    own: tuple[ActionCard, ...] = (),
 ) -> Deck:
-    """Validate names and counts and build a Deck; BadOption (one sentence) if they are wrong."""
+    """Validate names and counts and build a Deck; BadOption (one sentence) if they are wrong.
+
+    ``own`` are the deck's own action cards (already checked as definitions), counted in
+    ``actions`` after the sheet's."""
     if not kinds:
         raise BadOption(f"{where} names no critter kinds")
     for kind, n in kinds.items():
-        if not isinstance(kind, str) or not _KIND_NAME.match(kind) or kind in NON_CRITTERS:
+        if not isinstance(kind, str) or not NAME_PATTERN.match(kind) or kind in NON_CRITTERS:
             raise BadOption(f"{where} has a bad critter kind name {kind!r}")
         _check_count(n, f"{where}: the count of {kind}")
     _check_count(wild, f"{where}: the count of wild")
+    names = (*ACTION_CARDS, *(card.name for card in own))
+    for card in own:
+        if card.name in RESERVED or card.name in kinds or not NAME_PATTERN.match(card.name):
+            raise BadOption(f"{where} cannot name a card {card.name!r}: the name is taken")
+        if card.name not in actions:
+            raise BadOption(f"{where} defines card {card.name!r} but gives it no count in actions")
     for name, n in actions.items():
-        if name not in ACTION_CARDS:
+        if name not in names:
             raise BadOption(
-                f"{where} has an unknown action card {name!r} (known: {', '.join(ACTION_CARDS)})"
+                f"{where} has an unknown action card {name!r} (known: {', '.join(names)}; "
+                "a new card needs its [cards.NAME] definition)"
             )
         _check_count(n, f"{where}: the count of {name}")
     counts = [(k, int(n)) for k, n in kinds.items()]
     counts.append((WILD, int(wild)))
-    counts.extend((name, int(actions.get(name, 0))) for name in ACTION_CARDS)
-    return Deck(tuple(kinds), tuple(counts))
+    counts.extend((name, int(actions.get(name, 0))) for name in names)
+    return Deck(tuple(kinds), tuple(counts), (*SHEET_CARDS, *own))
 
 
 def _check_count(n: object, what: str) -> None:
@@ -112,11 +151,12 @@ DEFAULT_DECK = make_deck(
 )
 
 
-def deck_from_spec(spec: object, where: str = "the deck file") -> Deck:
-    """A Deck from a parsed deck file (``kinds``, ``wild``, ``actions``)."""
+def deck_from_spec(spec: object, where: str = "the deck file", text: str = "") -> Deck:
+    """A Deck from a parsed deck file (``kinds``, ``wild``, ``actions``, ``cards``); ``text``
+    is the file's, so that a bad card definition is refused naming its line."""
     if not isinstance(spec, dict):
         raise BadOption(f"{where} must hold an object with kinds, wild and actions")
-    unknown = set(spec) - {"kinds", "wild", "actions"}
+    unknown = set(spec) - {"kinds", "wild", "actions", "cards"}
     if unknown:
         raise BadOption(f"{where} has unknown keys: {', '.join(sorted(map(str, unknown)))}")
     kinds: Any = spec.get("kinds")
@@ -125,7 +165,29 @@ def deck_from_spec(spec: object, where: str = "the deck file") -> Deck:
         raise BadOption(f"{where} needs a 'kinds' table of critter kind = count")
     if not isinstance(actions, dict):
         raise BadOption(f"{where}: 'actions' must be a table of action card = count")
-    return make_deck(kinds, spec.get("wild", 0), actions, where)
+    own = cards_from_spec(spec.get("cards", {}), where, text)
+    return make_deck(kinds, spec.get("wild", 0), actions, where, own)
+
+
+def cards_from_spec(cards: object, where: str, text: str = "") -> tuple[ActionCard, ...]:
+    """A deck's own card definitions (a ``cards`` table of name = definition)."""
+    if not isinstance(cards, dict):
+        raise BadOption(f"{where}: 'cards' must be a table of card name = definition")
+    return tuple(
+        card_from_spec(str(name), spec, _line_of(where, text, str(name)))
+        for name, spec in cards.items()
+    )
+
+
+def _line_of(where: str, text: str, name: str) -> str:
+    """``where`` and the line that opens card ``name``'s definition (TOML or JSON), if found."""
+    pattern = re.compile(
+        rf"^\s*(\[\s*cards\s*\.\s*\"?{re.escape(name)}\"?\s*\]|\"?{re.escape(name)}\"?\s*[=:]\s*\{{)"
+    )
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return f"{where} line {number}"
+    return where
 
 
 def load_deck_file(path: str | Path) -> Deck:
@@ -139,7 +201,7 @@ def load_deck_file(path: str | Path) -> Deck:
         spec: object = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
         raise BadOption(f"{where} is not valid TOML/JSON ({err})") from None
-    return deck_from_spec(spec, where)
+    return deck_from_spec(spec, where, text)
 
 
 def deck_from_option(value: object) -> Deck:
@@ -162,14 +224,17 @@ def deck_from_option(value: object) -> Deck:
     return make_deck(kinds, value.get(WILD, 0), actions, where)
 
 
-def deck_of_cards(cards: object, where: str = "the header's deck") -> Deck:
-    """The composition of an explicit deck list (kinds in a fixed order, whatever the shuffle)."""
+def deck_of_cards(
+    cards: object, where: str = "the header's deck", own: tuple[ActionCard, ...] = ()
+) -> Deck:
+    """The composition of an explicit deck list (kinds in a fixed order, whatever the shuffle);
+    ``own`` are the deck's own action cards (the header's ``cards``)."""
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise BadOption(f"{where} must be a list of card names")
     kinds: dict[str, int] = {}
-    others: dict[str, int] = {}
+    others: dict[str, int] = {card.name: 0 for card in own}
     for card in cards:
-        if card in NON_CRITTERS:
+        if card in NON_CRITTERS or card in others:
             others[card] = others.get(card, 0) + 1
         else:
             kinds[card] = kinds.get(card, 0) + 1
@@ -179,7 +244,7 @@ def deck_of_cards(cards: object, where: str = "the header's deck") -> Deck:
         # as any of the nine kinds, even one whose cards are not in this deck.
         kinds = {kind: kinds.get(kind, 0) for kind in DEFAULT_KINDS}
     order = sorted(kinds, key=_kind_order)
-    return make_deck({k: kinds[k] for k in order}, wild, others, where)
+    return make_deck({k: kinds[k] for k in order}, wild, others, where, own)
 
 
 def _kind_order(kind: str) -> tuple[int, str]:

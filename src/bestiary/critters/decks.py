@@ -11,8 +11,8 @@ from typing import Any
 
 from bestiary.core.errors import BadOption
 from bestiary.critters.cards import (
-    ACTION_CARDS,
     DEFAULT_DECK,
+    NO,
     WILD,
     Deck,
     deck_from_spec,
@@ -23,13 +23,18 @@ MAX_DECK_CARDS = 500  # dealing and viewing stay cheap
 
 
 def deck_content(deck: Deck) -> dict[str, Any]:
-    """A deck as a deck file's content: ``{"kinds": {...}, "wild": n, "actions": {...}}``."""
+    """A deck as a deck file's content: ``{"kinds": {...}, "wild": n, "actions": {...}}``,
+    and ``"cards": {...}`` defining the deck's own action cards if it has any."""
     counts = dict(deck.counts)
-    return {
+    names = [NO, *(card.name for card in deck.actions)]
+    content: dict[str, Any] = {
         "kinds": {kind: counts[kind] for kind in deck.kinds},
         "wild": counts[WILD],
-        "actions": {name: counts[name] for name in ACTION_CARDS if counts[name]},
+        "actions": {name: counts[name] for name in names if counts[name]},
     }
+    if deck.own_cards:
+        content["cards"] = {card.name: card.spec() for card in deck.own_cards}
+    return content
 
 
 def _capped(deck: Deck, where: str) -> dict[str, Any]:

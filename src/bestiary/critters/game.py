@@ -11,7 +11,13 @@ from bestiary.core.errors import BadOption
 from bestiary.core.game import State
 from bestiary.core.records import Header
 from bestiary.critters.actions import CrittersAction, action_from_event
-from bestiary.critters.cards import DEFAULT_DECK, Deck, deck_from_option, deck_of_cards
+from bestiary.critters.cards import (
+    DEFAULT_DECK,
+    Deck,
+    cards_from_spec,
+    deck_from_option,
+    deck_of_cards,
+)
 from bestiary.critters.info import INFO
 from bestiary.critters.setup import check_players, deal_table, read_options
 from bestiary.critters.state import CrittersState
@@ -63,7 +69,7 @@ class CrittersGame:
         chance_seed: int | None = None
         deck: Deck
         if cards is not None:
-            deck = deck_of_cards(cards)
+            deck = deck_of_cards(cards, own=cards_from_spec(header.get("cards", {}), "the header"))
             deal = list(cards)
         elif seed is not None:
             deck = DEFAULT_DECK

@@ -1,154 +1,19 @@
 """Legal-action generation for the turn player: every move but pass and discard.
 
-This is the engine's hot path (``bestiary bench``): action values are interned and reused, and
-each seat's ready-made actions live in the game's ``Table`` (a ``SeatMoves``), found by kind and
-count rather than by building a key for every candidate move. No ``add = acts.append`` alias:
-compiled, a bound method is a call through a Python object, ``acts.append`` a direct C call.
+The actions come from the seat's ``SeatMoves`` (``bestiary.critters.kept``: ready-made and
+reused, or made anew on the plain path), found by a kind's place and a count. No
+``add = acts.append`` alias: compiled, a bound method is a call through a Python object,
+``acts.append`` a direct C call.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
-from typing import Any, Final
-
-from bestiary.critters.actions import (
-    Allow,
-    Complete,
-    CrittersAction,
-    Down,
-    GameChanger,
-    HopOver,
-    Pass,
-    PlaySet,
-    SayNo,
-    SwapWild,
-    UltimateCollector,
-)
+from bestiary.critters.actions import CrittersAction
 from bestiary.critters.cards import WILD
+from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
+from bestiary.critters.kept import SeatMoves, seat_moves
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet, fills_with_wilds
-
-_CACHE: Final[dict[tuple[Any, ...], Any]] = {}
-
-
-def interned(cls: Any, *args: Any) -> Any:
-    """Actions are values: intern them, so generating legal actions rarely builds objects."""
-    key = (cls, *args)
-    action = _CACHE.get(key)
-    if action is None:
-        if len(_CACHE) > 500_000:
-            _CACHE.clear()
-        action = _CACHE[key] = cls(*args)
-    return action
-
-
-def interned_like(action: Any) -> Any:
-    """The interned action equal to ``action`` (made by ``interned`` from its fields, in their
-    order), or None if there is none."""
-    kind = type(action)
-    names = _FIELDS.get(kind)
-    if names is None:
-        if not is_dataclass(kind):
-            return None
-        names = _FIELDS[kind] = tuple(f.name for f in fields(kind) if f.init)
-    try:
-        found = _CACHE.get((kind, *[getattr(action, name) for name in names]))
-    except TypeError:  # unhashable fields: never interned
-        return None
-    return found if found == action else None
-
-
-_FIELDS: Final[dict[type, tuple[str, ...]]] = {}  # an action class's fields, in their order
-
-
-class SeatMoves:
-    """One seat's actions made so far, found by what varies: a kind, how many cards of it."""
-
-    def __init__(self, by: str, size: int, kinds: tuple[str, ...]) -> None:
-        self.by = by
-        self.size = size
-        self.passes: Pass = interned(Pass, by)
-        self.allow: Allow = interned(Allow, by)
-        self.say_no: SayNo = interned(SayNo, by)
-        # a critter down, and PlaySet with n cards of the kind at [n] (the rest wilds), by the
-        # kind's place in the deck's kinds
-        self.downs: list[Down] = [interned(Down, by, k, None) for k in kinds]
-        self.sets: list[list[PlaySet | None]] = [[None] * (size + 1) for _ in kinds]
-        # a wild down as each kind; a held kind swapped for the wild of its set, to each kind
-        self.wild_downs: list[Down] = [interned(Down, by, WILD, k) for k in kinds]
-        self.swaps: dict[str, list[SwapWild]] = {}
-        # kind -> Complete putting n of the kind and (need - n) wilds at need * (size + 1) + n
-        self.completes: dict[str, list[Complete | None]] = {}
-        # kind -> HopOver from seat q taking the kind at 2 * q, a wild at 2 * q + 1
-        self.hops: dict[str, list[HopOver | None]] = {}
-        # seat q -> GameChanger at give * 2k + take, where each is 2 * a kind's place + 1 for a
-        # wild (k kinds): found by ints, where a key of names cost a 7-tuple per candidate
-        self.changers: dict[int, list[GameChanger | None]] = {}
-
-    def play_set(self, i: int, kind: str, n: int) -> PlaySet:
-        row = self.sets[i]
-        found = row[n]
-        if found is None:
-            cards = (kind,) * n + (WILD,) * (self.size - n)
-            found = row[n] = interned(PlaySet, self.by, kind, cards)
-        return found
-
-    def complete(self, kind: str, need: int, n: int) -> Complete:
-        width = self.size + 1
-        row = self.completes.get(kind)
-        if row is None:
-            row = self.completes[kind] = [None] * (width * width)
-        found = row[need * width + n]
-        if found is None:
-            cards = (kind,) * n + (WILD,) * (need - n)
-            found = row[need * width + n] = interned(Complete, self.by, kind, cards)
-        return found
-
-    def swap_wild(self, kind: str, kinds: tuple[str, ...]) -> list[SwapWild]:
-        found = self.swaps.get(kind)
-        if found is None:
-            found = self.swaps[kind] = [interned(SwapWild, self.by, kind, k) for k in kinds]
-        return found
-
-    def hop_over(self, q: int, target: str, kind: str, card: str) -> HopOver:
-        row = self.hops.get(kind)
-        if row is None:
-            row = self.hops[kind] = []
-        at = 2 * q + (card == WILD)
-        if len(row) <= at:
-            row.extend([None] * (at + 1 - len(row)))
-        found = row[at]
-        if found is None:
-            found = row[at] = interned(HopOver, self.by, target, kind, card)
-        return found
-
-    def changers_of(self, q: int) -> list[GameChanger | None]:
-        found = self.changers.get(q)
-        if found is None:
-            width = 2 * len(self.downs)  # a down per kind
-            found = self.changers[q] = [None] * (width * width)
-        return found
-
-
-# Seats' ready-made actions, shared by every game whose table has the same players, set size
-# and kinds (a lab's thousands of games, a search's determinized states): each new game would
-# otherwise make them again, most of its legal-move cost in a short game. Bounded: a server's
-# tables with players of their own each bring a book, and finished tables must leave nothing.
-_BOOKS: Final[dict[tuple[tuple[str, ...], int, int, tuple[str, ...]], SeatMoves]] = {}
-
-
-def seat_moves(t: Table, p: int, by: str) -> SeatMoves:
-    """Seat ``p``'s ready-made actions (``by`` is its player), found for the game once."""
-    found: SeatMoves | None = t.memo.get(p)
-    if found is None:
-        key = (t.players, p, t.set_size, t.kinds)
-        found = _BOOKS.get(key)
-        if found is None:
-            if len(_BOOKS) > 256:
-                _BOOKS.clear()
-            found = _BOOKS[key] = SeatMoves(by, t.set_size, t.kinds)
-        t.memo[p] = found
-    return found
 
 
 def turn_moves(
@@ -161,7 +26,6 @@ def turn_moves(
     """
     size = t.set_size
     kinds = t.kinds
-    players = t.players
     at = t.card_at
     cnt = [0] * len(t.card_order)
     for c in hand:
@@ -208,30 +72,55 @@ def turn_moves(
             if cnt[i] and k in wild_full:
                 swaps = book.swap_wild(k, kinds)
                 acts.extend(swaps if not blocked else [a for a in swaps if a.to not in blocked])
+    for card, place in t.playable:
+        if cnt[place]:
+            _card_moves(acts, book, t, p, card, inc, tabs, blocked)
+    return acts
+
+
+def _card_moves(
+    acts: list[CrittersAction],
+    book: SeatMoves,
+    t: Table,
+    p: int,
+    card: ActionCard,
+    inc: list[CardSet],
+    tabs: list[list[CardSet]],
+    blocked: list[str],
+) -> None:
+    """Append every play of the action ``card`` held by seat ``p``, by what its definition
+    chooses: a card that takes or swaps or steals needs something to take (RULINGS: an action
+    needs a legal target); one that chooses nothing on cards is played on any opponent."""
+    size = t.set_size
+    players = t.players
     n = len(players)
-    if cnt[t.hop_over_at]:
+    play = card.name
+    choice = card.choice
+    if choice == TAKE_DOWN:
         for step in range(1, n):
             q = (p + step) % n
             for kind, cards in tabs[q]:
                 if len(cards) < size:
                     if kind in cards:
-                        acts.append(book.hop_over(q, players[q], kind, kind))
+                        acts.append(book.hop_over(play, q, players[q], kind, kind))
                     if WILD in cards and kind not in blocked:
-                        acts.append(book.hop_over(q, players[q], kind, WILD))
-    if inc and cnt[t.game_changer_at]:
-        _game_changers(acts, book, t, p, inc, tabs, blocked)
-    if cnt[t.ultimate_collector_at]:
+                        acts.append(book.hop_over(play, q, players[q], kind, WILD))
+    elif choice == SWAP_DOWN:
+        if inc:
+            _game_changers(acts, book, t, p, play, inc, tabs, blocked)
+    elif choice == STEAL_SET:
         for step in range(1, n):
             q = (p + step) % n
             seen: list[str] = []
             for kind, cards in tabs[q]:
                 if len(cards) == size and kind not in seen:
                     seen.append(kind)
-                    acts.append(
-                        _CACHE.get((UltimateCollector, by, players[q], kind))
-                        or interned(UltimateCollector, by, players[q], kind)
-                    )
-    return acts
+                    acts.append(book.steal(players[q], kind, play))
+    elif card.targeted:
+        for step in range(1, n):
+            acts.append(book.play_card(play, players[(p + step) % n]))
+    else:
+        acts.append(book.play_card(play, None))
 
 
 def _game_changers(
@@ -239,11 +128,13 @@ def _game_changers(
     book: SeatMoves,
     t: Table,
     p: int,
+    play: str,
     inc: list[CardSet],
     tabs: list[list[CardSet]],
     blocked: list[str],
 ) -> None:
-    """Append every game_changer of seat ``p``, whose incomplete sets are ``inc``."""
+    """Append every swap_down play of ``play`` by seat ``p``, whose incomplete sets are
+    ``inc``."""
     size = t.set_size
     last = size - 1
     players = t.players
@@ -257,7 +148,7 @@ def _game_changers(
             continue
         take = _offered(theirs, t)
         target = players[q]
-        row = book.changers_of(q)
+        row = book.changers_of(play, q)
         for k1, c1, g in give:
             for k2, c2, h in take:
                 if k1 != k2:
@@ -267,9 +158,7 @@ def _game_changers(
                         continue
                 found = row[g * width + h]
                 if found is None:
-                    found = row[g * width + h] = interned(
-                        GameChanger, book.by, target, k1, c1, k2, c2
-                    )
+                    found = row[g * width + h] = book.changer(target, k1, c1, k2, c2, play)
                 acts.append(found)
 
 

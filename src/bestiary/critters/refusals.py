@@ -1,7 +1,8 @@
 """Why an action is refused: one readable sentence per case.
 
-``apply`` accepts exactly the actions ``legal_actions`` lists (card lists in any order), so the
-specific reasons here only have to explain; the last check is membership in the legal list.
+Legality is decided in one place: an action is legal exactly when ``legal_actions`` lists it
+(card lists in any order), and ``refusal`` asks that first. The checks below only explain a
+refusal in the sheet's words; they never decide one, so the two cannot disagree.
 """
 
 from __future__ import annotations
@@ -18,35 +19,30 @@ from bestiary.critters.actions import (
     GameChanger,
     HopOver,
     Pass,
+    PlayCard,
     PlaySet,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, NO, ULTIMATE_COLLECTOR, WILD
-from bestiary.critters.moves import interned_like
+from bestiary.critters.cards import NO, WILD
+from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN
+from bestiary.critters.kept import interned_like
 from bestiary.critters.tableau import CardSet, fills_with_wilds, has_full, incomplete, swappable
 from bestiary.critters.view import Seen
 
 
 class Position(Seen, Protocol):
-    """What the refusals read of a game: a view's read-outs, and by seat its hands and sets
-    and legal actions (the checks compare against ``legal_at``)."""
+    """What the refusals read of a game: a view's read-outs, by seat its hands and sets, and
+    the legal actions that decide."""
 
     def hand_at(self, seat: int) -> Sequence[str]: ...
     def tableau_at(self, seat: int) -> Sequence[CardSet]: ...
-    def legal_at(self, seat: int) -> list[CrittersAction]: ...
-
-
-_ACTION_CARD = {
-    HopOver: HOP_OVER,
-    GameChanger: GAME_CHANGER,
-    UltimateCollector: ULTIMATE_COLLECTOR,
-}
+    def legal_actions(self, player: str) -> list[CrittersAction]: ...
 
 
 def refusal(state: Position, action: Any) -> str | None:
-    """The reason ``action`` is illegal in ``state``, or None if it is legal."""
+    """The reason ``action`` is illegal in ``state``, or None if it is legal (listed)."""
     kind_of_action = type(action)
     if kind_of_action not in _CHECKS:
         return f"{action!r} is not a critters action"
@@ -54,12 +50,19 @@ def refusal(state: Position, action: Any) -> str | None:
     by = getattr(action, "by", None)
     if by not in t.seat:
         return f"{by!r} is not playing in this game"
-    p = t.seat[by]
+    if _listed(_normal(action), state.legal_actions(by)):
+        return None
+    return _why_not(state, t.seat[by], action) or f"{action!r} is not legal now"
+
+
+def _why_not(state: Position, p: int, action: Any) -> str | None:
+    """The sheet's reason an unlisted ``action`` of seat ``p`` is refused, if one applies."""
+    kind_of_action = type(action)
+    by = state.table.players[p]
     awaiting = state.awaiting
     answering = kind_of_action in (SayNo, Allow)
     if awaiting is not None:
-        pending = state.pending
-        card = _ACTION_CARD.get(type(pending), "action")
+        card = getattr(state.pending, "play", "action")
         if by != awaiting:
             return f"{awaiting} must first answer the {card} played against them"
         if not answering:
@@ -72,15 +75,11 @@ def refusal(state: Position, action: Any) -> str | None:
     if by != state.turn:
         return f"it is {state.turn}'s turn, not {by}'s"
     reason: str | None = _CHECKS[kind_of_action](state, p, action)
-    if reason is not None:
-        return reason
-    if not _listed(_normal(action), state.legal_at(p)):
-        return f"{action!r} is not legal now"
-    return None
+    return reason
 
 
 def _listed(action: Any, legal: list[CrittersAction]) -> bool:
-    """``action in legal``. Legal-move generation lists interned actions (``moves.interned``):
+    """``action in legal``. Legal-move generation lists interned actions (``kept.interned``):
     the one equal to ``action``, found by its fields, is looked for by identity, where the
     equality scan compared each of the hundreds a late hand can list; the scan still answers
     for an action never interned."""
@@ -189,8 +188,21 @@ def _check_complete(state: Position, p: int, a: Complete) -> str | None:
     return _has(state, p, a.cards)
 
 
+def _card(state: Position, p: int, play: str, choice: str) -> str | None:
+    """Is ``play`` an action card of this deck that makes ``choice``, held by seat ``p``?"""
+    card = state.table.action_card(play)
+    if card is None:
+        return f"{play!r} is not an action card of this deck"
+    if card.choice != choice:
+        does = card.choice or "no choice on cards"
+        return f"{play} makes {does}, not {choice or 'no choice on cards'}"
+    return _has(state, p, [play])
+
+
 def _check_hop_over(state: Position, p: int, a: HopOver) -> str | None:
-    reason = _has(state, p, [HOP_OVER]) or _target(state, p, a.target) or _kind(state, a.kind)
+    reason = (
+        _card(state, p, a.play, TAKE_DOWN) or _target(state, p, a.target) or _kind(state, a.kind)
+    )
     if reason:
         return reason
     cards = _incomplete(state, state.table.seat[a.target], a.kind)
@@ -202,7 +214,7 @@ def _check_hop_over(state: Position, p: int, a: HopOver) -> str | None:
 
 
 def _check_game_changer(state: Position, p: int, a: GameChanger) -> str | None:
-    reason = _has(state, p, [GAME_CHANGER]) or _target(state, p, a.target)
+    reason = _card(state, p, a.play, SWAP_DOWN) or _target(state, p, a.target)
     if reason:
         return reason
     mine = _incomplete(state, p, a.give_kind)
@@ -219,12 +231,24 @@ def _check_game_changer(state: Position, p: int, a: GameChanger) -> str | None:
 
 
 def _check_ultimate_collector(state: Position, p: int, a: UltimateCollector) -> str | None:
-    reason = _has(state, p, [ULTIMATE_COLLECTOR]) or _target(state, p, a.target)
+    reason = _card(state, p, a.play, STEAL_SET) or _target(state, p, a.target)
     if reason:
         return reason
     q = state.table.seat[a.target]
     if not has_full(state.tableau_at(q), a.kind, state.table.set_size):
         return f"{a.target} has no full {a.kind} set"
+    return None
+
+
+def _check_play(state: Position, p: int, a: PlayCard) -> str | None:
+    reason = _card(state, p, a.play, "")
+    if reason:
+        return reason
+    card = state.table.action_card(a.play)
+    if card is not None and card.targeted:
+        return f"{a.play} needs a target" if a.target is None else _target(state, p, a.target)
+    if a.target is not None:
+        return f"{a.play} is played on nobody (it has no choose_target)"
     return None
 
 
@@ -248,7 +272,7 @@ def _check_discard(state: Position, p: int, a: Discard) -> str | None:
     if len(state.hand_at(p)) <= state.table.hand_limit:
         return "a discard is only for a hand above the limit (pass instead)"
     # Above the limit the legal list is either the moves or, when there are none, discards.
-    if any(type(legal) is not Discard for legal in state.legal_at(p)):
+    if any(type(legal) is not Discard for legal in state.legal_actions(a.by)):
         return "a discard is only forced when no other move is legal"
     return _has(state, p, [a.card])
 
@@ -260,6 +284,7 @@ _CHECKS: dict[type, Any] = {
     HopOver: _check_hop_over,
     GameChanger: _check_game_changer,
     UltimateCollector: _check_ultimate_collector,
+    PlayCard: _check_play,
     SwapWild: _check_swap_wild,
     Pass: _check_pass,
     Discard: _check_discard,

@@ -8,7 +8,8 @@ from typing import Any
 
 from bestiary.core.errors import BadOption
 from bestiary.core.values import by_fields
-from bestiary.critters.cards import GAME_CHANGER, HOP_OVER, ULTIMATE_COLLECTOR, WILD, Deck
+from bestiary.critters.cards import WILD, Deck
+from bestiary.critters.effects import ActionCard
 from bestiary.critters.info import INFO, STALL_RESHUFFLES
 
 
@@ -25,6 +26,8 @@ class Table:
     first: int
     seed: int | None
     stall_reshuffles: int = STALL_RESHUFFLES
+    # False: the plain path, keeping nothing to go faster (bestiary.critters.kept)
+    keep: bool = field(default=True, compare=False)
     seat: dict[str, int] = field(init=False, compare=False)
     memo: dict[Any, Any] = field(init=False, compare=False, repr=False)
     kinds: tuple[str, ...] = field(init=False, compare=False)
@@ -33,9 +36,11 @@ class Table:
     # counts a hand in a list by these places rather than in a dict by name.
     card_at: dict[str, int] = field(init=False, compare=False, repr=False)
     wild_at: int = field(init=False, compare=False, repr=False)
-    hop_over_at: int = field(init=False, compare=False, repr=False)
-    game_changer_at: int = field(init=False, compare=False, repr=False)
-    ultimate_collector_at: int = field(init=False, compare=False, repr=False)
+    # the deck's action cards (but no, an answer), each with its place in card_order
+    playable: tuple[tuple[ActionCard, int], ...] = field(init=False, compare=False, repr=False)
+    # the same cards by name (the rules look a played card up at every play and answer)
+    card_named: dict[str, ActionCard] = field(init=False, compare=False, repr=False)
+    own_cards: tuple[ActionCard, ...] = field(init=False, compare=False, repr=False)  # deck's own
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seat", {name: i for i, name in enumerate(self.players)})
@@ -47,9 +52,14 @@ class Table:
         at = {card: i for i, card in enumerate(order)}
         object.__setattr__(self, "card_at", at)
         object.__setattr__(self, "wild_at", at[WILD])
-        object.__setattr__(self, "hop_over_at", at[HOP_OVER])
-        object.__setattr__(self, "game_changer_at", at[GAME_CHANGER])
-        object.__setattr__(self, "ultimate_collector_at", at[ULTIMATE_COLLECTOR])
+        playable = tuple((card, at[card.name]) for card in self.deck.actions)
+        object.__setattr__(self, "playable", playable)
+        object.__setattr__(self, "card_named", {card.name: card for card in self.deck.actions})
+        object.__setattr__(self, "own_cards", self.deck.own_cards)
+
+    def action_card(self, name: str) -> ActionCard | None:
+        """The definition of the deck's action card ``name`` (None if the deck has none)."""
+        return self.card_named.get(name)
 
     def options(self) -> dict[str, Any]:
         """The effective options, as a record header carries them."""

@@ -23,6 +23,7 @@ from bestiary.critters.actions import (
     GameChanger,
     HopOver,
     Pass,
+    PlayCard,
     PlaySet,
     Reshuffle,
     SayNo,
@@ -30,14 +31,10 @@ from bestiary.critters.actions import (
     UltimateCollector,
     action_from_event,
 )
-from bestiary.critters.cards import (
-    GAME_CHANGER,
-    HOP_OVER,
-    NO,
-    ULTIMATE_COLLECTOR,
-    WILD,
-)
-from bestiary.critters.moves import interned, seat_moves, turn_moves
+from bestiary.critters.cards import NO, WILD
+from bestiary.critters.effects import DRAW, SKIP_TURN, STEAL_SET, SWAP_DOWN, TAKE_DOWN
+from bestiary.critters.kept import interned, seat_moves
+from bestiary.critters.moves import turn_moves
 from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
 from bestiary.critters.summary import summary_of
@@ -84,6 +81,7 @@ class CrittersState:
         stale: int = 0,
         winners: tuple[int, ...] | None = None,
         ending: str | None = None,
+        skips: tuple[int, ...] = (),
     ) -> None:
         """A game on ``table`` in this position (players are seats; the Draw Pile top last).
 
@@ -112,6 +110,8 @@ class CrittersState:
         self._stale = stale
         self._winners = winners
         self._ending = ending
+        # seats whose next turn is skipped (a deck's skip_turn card), in the order played
+        self._skips = skips
         self._log: list[CrittersAction] = []
         # answers kept until the state changes (see _kept): a table asks for each seat's view
         # and the mover's actions, then again for the actions to check the move it sends
@@ -169,6 +169,7 @@ class CrittersState:
             stale=int(view.get("stale_reshuffles", 0)),
             winners=tuple(seat[w] for w in view["winners"]) if over else None,
             ending="won" if over else None,
+            skips=tuple([seat[p] for p in view["skip_next"]]) if "skip_next" in view else (),
         )
 
     # ----------------------------------------------------------------- public read-outs
@@ -264,6 +265,11 @@ class CrittersState:
     def began_with_empty_draw_pile(self) -> bool:
         return self._began_empty
 
+    @property
+    def skip_next(self) -> list[str]:
+        """The players whose next turn is skipped (a skip_turn card was played on them)."""
+        return [self.players[i] for i in self._skips]
+
     def hand(self, player: str) -> list[str]:
         """``player``'s hand (hidden information: not for other seats)."""
         return list(self._hands[self._t.seat[player]])
@@ -302,7 +308,9 @@ class CrittersState:
 
     def _kept(self) -> dict[tuple[str, int], Any]:
         """What is kept for this state: every change appends to the log, so its length dates
-        what is kept."""
+        what is kept (nothing on the plain path: ``Table.keep``, bestiary.critters.kept)."""
+        if not self._t.keep:
+            return {}
         if self._memo_at != len(self._log):
             self._memo_at = len(self._log)
             self._memos = {}
@@ -362,6 +370,9 @@ class CrittersState:
         if t.seed is not None:
             head["seed"] = t.seed
         head["deck"] = list(t.deal)
+        own = t.deck.own_cards
+        if own:  # the deck's own action cards, so that the record replays anywhere
+            head["cards"] = {card.name: card.spec() for card in own}
         head["first"] = t.players[t.first]
         return head
 
@@ -408,6 +419,7 @@ class CrittersState:
             stale=self._stale,
             winners=self._winners,
             ending=self._ending,
+            skips=self._skips,
         )
 
     def shuffle_draw_pile(self, rng: random.Random) -> None:
@@ -433,36 +445,35 @@ class CrittersState:
 
     # ----------------------------------------------------------------- legal actions
     def legal_actions(self, player: str) -> list[CrittersAction]:
-        """Every legal action of ``player`` now, in a stable order (empty if not theirs to act)."""
+        """Every legal action of ``player`` now, in a stable order (empty if not theirs to act).
+
+        Kept until the state changes (a fresh list is returned each time): a table asks for
+        them to offer the mover, then ``apply`` asks again to check the move sent. Looked up in
+        ``_kept`` directly, as every kept answer is: a ``partial`` to make it would be a call
+        through Python objects in compiled code."""
         seat = self._t.seat.get(player)
         if seat is None or self._winners is not None or self._chance:
             return []
-        return self.legal_at(seat)
+        kept = self._kept()
+        key = ("legal", seat)
+        acts: list[CrittersAction] | None = kept.get(key)
+        if acts is None:
+            acts = kept[key] = self._legal_now(seat)
+        return acts[:]
 
     def legal_actions_once(self, player: str) -> list[CrittersAction]:
         """``legal_actions``, made anew and not kept: for a caller that asks once per position
-        (``bestiary.adapters.vector``: the learner's mask, a random opponent's pick), where
-        keeping them cost more than making them again would save."""
+        (``bestiary.adapters.vector``: the learner's mask, a random opponent's pick), which
+        would only pay for keeping them."""
         seat = self._t.seat.get(player)
         if seat is None or self._winners is not None or self._chance:
             return []
         return self._legal_now(seat)
 
-    def legal_at(self, p: int) -> list[CrittersAction]:
-        """``legal_actions`` by seat index (the refusals' and the playout's hot path).
-
-        Kept until the state changes (a fresh list is returned each time). Looked up in
-        ``_kept`` directly, as every kept answer is: a ``partial`` to make it would be a call
-        through Python objects in compiled code, and a learner (``bestiary.adapters.vector``)
-        asks once per position, so that call was most of the cost of keeping."""
-        kept = self._kept()
-        key = ("legal", p)
-        acts: list[CrittersAction] | None = kept.get(key)
-        if acts is None:
-            acts = kept[key] = self._legal_now(p)
-        return acts[:]
-
     def _legal_now(self, p: int) -> list[CrittersAction]:
+        """The rules' legal actions of seat ``p``: an awaited target answers (NO! only with a
+        ``no`` card); the turn player has the moves of ``turn_moves``, then pass at or below the
+        hand limit, or, above it with no move at all, a discard of any card."""
         by = self.players[p]
         if self._awaiting >= 0:
             if p != self._awaiting:
@@ -499,7 +510,7 @@ class CrittersState:
         reason = refusal(self, action)
         if reason is not None:
             raise IllegalAction(reason)
-        self._do(action)
+        self.play_legal(action)
         # is_over, not `self._winners is not None`: mypy (and so mypyc's compiled check) still
         # holds _winners as None from the test above, and the compiled build would refuse it.
         return [self._event(action, self.is_over)]
@@ -526,7 +537,7 @@ class CrittersState:
                 self._reshuffle(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
-                self._do(source.pick(self._legal_now(seat)))  # once per position: no memo
+                self.play_legal(source.pick(self._legal_now(seat)))  # once a position: not kept
             steps += 1
         return steps
 
@@ -536,11 +547,7 @@ class CrittersState:
         ``bestiary.adapters.vector``; search playouts, ``bestiary.bots.critters_search``).
 
         It makes the same change as ``apply`` but returns no event; an action that is not legal
-        here leaves the state undefined, so anything from outside goes through ``apply``."""
-        self._do(action)
-
-    def _do(self, action: CrittersAction) -> None:
-        """Apply an action already known to be legal.
+        here leaves the state undefined, so anything from outside goes through ``apply``.
 
         By type tests, the commonest first: the compiled core calls each handler directly,
         where a table of handlers would call them as Python objects."""
@@ -552,7 +559,7 @@ class CrittersState:
             self._do_allow(action)
         elif isinstance(action, Discard):
             self._do_discard(action)
-        elif isinstance(action, (HopOver, GameChanger, UltimateCollector)):
+        elif isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard)):
             self._do_action_card(action)
         elif isinstance(action, PlaySet):
             self._do_set(action)
@@ -595,7 +602,11 @@ class CrittersState:
         if self._quiet >= n:
             self._ranked_ending("exhausted")
             return
-        self._begin_turn((self._turn + 1) % n)
+        seat = (self._turn + 1) % n
+        while self._skips and seat in self._skips:  # that seat's turn is skipped, once
+            self._skips = tuple(s for s in self._skips if s != seat)
+            seat = (seat + 1) % n
+        self._begin_turn(seat)
 
     def _ranked_ending(self, ending: str) -> None:
         """The end by ranking (RULINGS.md's exhausted ending; the stalled one ranks alike):
@@ -682,14 +693,20 @@ class CrittersState:
         self._check_win(p)
         self._end_turn(False)
 
-    def _do_action_card(self, a: HopOver | GameChanger | UltimateCollector) -> None:
+    def _do_action_card(self, a: HopOver | GameChanger | UltimateCollector | PlayCard) -> None:
+        """The card goes to the centre pile; its target answers if the card may be answered by
+        NO!, else it takes effect at once."""
         p = self._turn
         self._log.append(a)
-        card = _CARD_OF[type(a)]
-        self._hands[p].remove(card)
-        self._centre.append(card)
-        self._pending = a
-        self._awaiting = self._t.seat[a.target]
+        self._hands[p].remove(a.play)
+        self._centre.append(a.play)
+        target = -1 if a.target is None else self._t.seat[a.target]
+        card = self._t.action_card(a.play)
+        if card is not None and card.answerable:
+            self._pending = a
+            self._awaiting = target
+        else:
+            self._take_effect(a, p, target)
 
     def _do_no(self, a: SayNo) -> None:
         self._log.append(a)
@@ -705,19 +722,37 @@ class CrittersState:
         p, q = self._turn, self._awaiting
         self._pending = None
         self._awaiting = -1
-        if isinstance(action, HopOver):
-            self._leave(q, action.kind, action.card)
-            self._arrive(p, action.kind, action.card)
-        elif isinstance(action, GameChanger):
-            self._leave(p, action.give_kind, action.give_card)
-            self._leave(q, action.take_kind, action.take_card)
-            self._arrive(p, action.take_kind, action.take_card)
-            self._arrive(q, action.give_kind, action.give_card)
-        elif isinstance(action, UltimateCollector):
-            size = self._t.set_size
-            tab = self._tabs[q]
-            i = next(i for i, (k, c) in enumerate(tab) if k == action.kind and len(c) == size)
-            self._tabs[p].append(tab.pop(i))
+        if isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard)):
+            self._take_effect(action, p, q)
+
+    def _take_effect(
+        self, a: HopOver | GameChanger | UltimateCollector | PlayCard, p: int, q: int
+    ) -> None:
+        """Seat ``p``'s card ``a`` on seat ``q`` (-1: none) does what its definition says, each
+        effect in the order written; then the win is checked for both and the turn ends."""
+        card = self._t.action_card(a.play)
+        for effect in () if card is None else card.effects:
+            if effect == TAKE_DOWN and isinstance(a, HopOver):
+                self._leave(q, a.kind, a.card)
+                self._arrive(p, a.kind, a.card)
+            elif effect == SWAP_DOWN and isinstance(a, GameChanger):
+                self._leave(p, a.give_kind, a.give_card)
+                self._leave(q, a.take_kind, a.take_card)
+                self._arrive(p, a.take_kind, a.take_card)
+                self._arrive(q, a.give_kind, a.give_card)
+            elif effect == STEAL_SET and isinstance(a, UltimateCollector):
+                size = self._t.set_size
+                tab = self._tabs[q]
+                i = next(i for i, (k, c) in enumerate(tab) if k == a.kind and len(c) == size)
+                self._tabs[p].append(tab.pop(i))
+            elif effect == SKIP_TURN:
+                if q not in self._skips:
+                    self._skips = (*self._skips, q)
+            elif effect.startswith(DRAW):
+                hand = self._hands[p]
+                for _ in range(int(effect.split()[1])):
+                    if self._draw:
+                        hand.append(self._draw.pop())
         self._check_win(p, q)
         self._end_turn(False)
 
@@ -743,13 +778,6 @@ class CrittersState:
         self._hands[self._turn].remove(a.card)
         self._centre.append(a.card)
         self._end_turn(True)
-
-
-_CARD_OF: Final[dict[type, str]] = {
-    HopOver: HOP_OVER,
-    GameChanger: GAME_CHANGER,
-    UltimateCollector: ULTIMATE_COLLECTOR,
-}
 
 
 def determinize(

@@ -13,8 +13,9 @@ from typing import Any, Final, Protocol
 from bestiary.core.errors import BadOption
 from bestiary.core.records import Event
 from bestiary.critters.actions import CrittersAction
-from bestiary.critters.cards import ACTION_CARDS, WILD, make_deck
+from bestiary.critters.cards import WILD, cards_from_spec, make_deck
 from bestiary.critters.info import STALL_RESHUFFLES
+from bestiary.critters.kept import share_table, shared_table
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet
 
@@ -41,6 +42,8 @@ class Seen(Protocol):
     def stale_reshuffles(self) -> int: ...
     @property
     def began_with_empty_draw_pile(self) -> bool: ...
+    @property
+    def skip_next(self) -> list[str]: ...
     @property
     def is_over(self) -> bool: ...
     @property
@@ -104,6 +107,8 @@ def public_part(state: Seen) -> Public:
         "over": state.is_over,
         "winners": state.winners(),
     }
+    if t.own_cards and any(card.skips for card in t.own_cards):
+        play["skip_next"] = state.skip_next
     return players, table, play
 
 
@@ -118,6 +123,9 @@ def _fixed_part(t: Table) -> tuple[list[str], dict[str, Any]]:
             "kinds": list(t.kinds),
             "deck": dict(t.deck.counts),
         }
+        own = t.deck.own_cards
+        if own:  # a deck's own action cards: what each is called, says and does
+            table["cards"] = {card.name: card.spec() for card in own}
         fixed = t.memo[_FIXED] = (list(t.players), table)
     return fixed
 
@@ -163,17 +171,26 @@ def table_of_view(view: dict[str, Any]) -> Table:
     players = tuple(view["players"])
     counts: dict[str, int] = dict(view["deck"])
     options = view["options"]
-    key = (players, tuple(sorted(options.items())), view["first"], tuple(counts.items()))
-    table = _TABLES.get(key)
+    own_cards = view.get("cards") or {}
+    key = (
+        players,
+        tuple(sorted(options.items())),
+        view["first"],
+        tuple(counts.items()),
+        repr(own_cards),
+    )
+
+    table = shared_table(key)
     if table is None:
-        if len(_TABLES) > 256:
-            _TABLES.clear()
+        kinds = view["kinds"]
         deck = make_deck(
-            {k: counts[k] for k in view["kinds"]},
+            {k: counts[k] for k in kinds},
             counts.get(WILD, 0),
-            {a: counts.get(a, 0) for a in ACTION_CARDS},
+            {a: n for a, n in counts.items() if a not in kinds and a != WILD},
+            "the view's deck",
+            cards_from_spec(own_cards, "the view's deck"),
         )
-        table = _TABLES[key] = Table(
+        table = Table(
             players,
             options["set_size"],
             options["sets_to_win"],
@@ -184,11 +201,8 @@ def table_of_view(view: dict[str, Any]) -> Table:
             None,
             options.get("stall_reshuffles", STALL_RESHUFFLES),
         )
+        share_table(key, table)
     return table
-
-
-_TABLES: dict[Any, Table] = {}
-"""Tables of determinized states, reused so that their ready-made action lists are too."""
 
 
 def card_sets(view: dict[str, Any], player: str) -> list[CardSet]:

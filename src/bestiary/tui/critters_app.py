@@ -125,7 +125,7 @@ class CrittersApp(SeatApp):
                 self._asked = True
                 self.push_screen(NoPrompt(self.question(), legal), self.answered)
             return
-        self.groups = group_moves(legal)
+        self.groups = group_moves(legal, self.table.view().get("cards"))
         if self.group is not None:
             current = [g for g in self.groups if g.do == self.group.do]
             self.group = current[0] if current else None
@@ -145,7 +145,8 @@ class CrittersApp(SeatApp):
 
     def question(self) -> str:
         pending = self.table.view().get("pending")
-        what = critters_words(pending) if pending else "An action targets you"
+        cards = self.table.view().get("cards")
+        what = critters_words(pending, cards) if pending else "An action targets you"
         question = f"{what}. Say NO! or allow it?"
         due = self.table.match.deadlines().get("answer", {}).get(self.human)
         if due is not None:

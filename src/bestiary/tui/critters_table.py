@@ -41,19 +41,27 @@ CRITTER_CARD_NAMES: Final = {
 }
 
 
-def critter_card(card: str) -> str:
-    """A critter card's short name with its shape (action cards by their card names)."""
+def critter_card(card: str, cards: Cards | None = None) -> str:
+    """A critter card's short name with its shape (action cards by their card names; a deck's
+    own, from its view's ``cards``, by its title)."""
     if card in CRITTER_SPECIAL:
         return f"{CRITTER_SPECIAL[card]} {CRITTER_CARD_NAMES[card]}"
+    if cards and card in cards:
+        return f"✦ {cards[card]['title']}"
     return card
+
+
+Cards = Mapping[str, Mapping[str, Any]]
+"""A deck's own action cards as a view shows them: name -> title, description, effects."""
 
 
 def _cards(cards: Any) -> str:
     return " ".join(str(c) for c in cards) if isinstance(cards, list) else str(cards)
 
 
-def critters_words(event: Event) -> str:
-    """One critters event in words (every critters move is public)."""
+def critters_words(event: Event, cards: Cards | None = None) -> str:
+    """One critters event in words (every critters move is public); ``cards`` names a deck's
+    own action cards, said by the choice they make, as the sheet's are."""
     by = event.get("by", "")
     do = event.get("do")
     target = event.get("target", "")
@@ -92,12 +100,31 @@ def critters_words(event: Event) -> str:
         return f"{by} must discard: a {event.get('card')} goes to the centre pile"
     if do == "reshuffle":
         return "the centre pile is shuffled into a new Draw Pile"
-    return str(event)
+    own = (cards or {}).get(str(do))
+    title = own["title"] if own else str(do)
+    on = f"{by} plays {title}" + (f" on {target}" if target else "")
+    if "give" in event:
+        give, take = event.get("give", {}), event.get("take", {})
+        return f"{on}: give their {give.get('card')} for {target}'s {take.get('card')}"
+    if "card" in event:
+        return f"{on}: take a {event.get('card')} from {target}'s {kind} set"
+    if kind:
+        return f"{on}: steal {target}'s full {kind} set"
+    return f"{on}: {own['description']}" if own else on
 
 
 def critters_line(event: Event, viewer: str | None, after: State, progressed: bool) -> LogLine:
     """A critters event for ``viewer``'s log: lines that target the viewer stand out."""
-    return LogLine(critters_words(event), viewer is not None and event.get("target") == viewer)
+    cards = after.view(viewer).get("cards") if event.get("do") not in _SAID else None
+    targeted = viewer is not None and event.get("target") == viewer
+    return LogLine(critters_words(event, cards), targeted)
+
+
+# the events said without a deck's own cards' names
+_SAID: Final = frozenset(
+    ("down", "set", "complete", "hop_over", "game_changer", "ultimate_collector", "no", "allow",
+     "swap_wild", "pass", "discard", "reshuffle")
+)  # fmt: skip
 
 
 View = Mapping[str, Any]
@@ -121,8 +148,8 @@ def set_text(card_set: Mapping[str, Any], set_size: int) -> Text:
     return Text(f"{kind} {len(card_set['cards'])}/{set_size}: {cards}")
 
 
-def hand_text(cards: list[str]) -> Text:
-    return Text("  ".join(critter_card(c) for c in cards) or "empty")
+def hand_text(cards: list[str], own: Cards | None = None) -> Text:
+    return Text("  ".join(critter_card(c, own) for c in cards) or "empty")
 
 
 def tableaus_table(view: View, reveal: View | None = None) -> Table:
@@ -144,10 +171,12 @@ def tableaus_table(view: View, reveal: View | None = None) -> Table:
             name.append(" ◀ turn", style="bold reverse")
         if player in winners:
             name.append(" ♛ wins", style="bold")
+        if player in view.get("skip_next", ()):
+            name.append(" (skips the next turn)", style="dim")
         if player == you:
-            hand = hand_text(list(view.get("hand", [])))
+            hand = hand_text(list(view.get("hand", [])), view.get("cards"))
         elif reveal is not None:
-            hand = hand_text(list(reveal["hands"][player]))
+            hand = hand_text(list(reveal["hands"][player]), view.get("cards"))
         else:
             hand = Text(f"{view['hand_sizes'][player]} cards", style="dim")
         sets = Text("  ").join(set_text(s, set_size) for s in view["tableaus"][player])
@@ -160,7 +189,7 @@ def piles_text(view: View) -> Text:
     centre = list(view["centre_pile"])
     text = Text(f"Draw Pile: {view['draw_pile']} cards   Centre pile: ")
     if centre:
-        top = ", ".join(critter_card(c) for c in reversed(centre[-3:]))
+        top = ", ".join(critter_card(c, view.get("cards")) for c in reversed(centre[-3:]))
         text.append(f"{len(centre)} card{'s' if len(centre) != 1 else ''}, top {top}")
     else:
         text.append("empty", style="dim")
@@ -181,7 +210,7 @@ def status_text(view: View) -> Text:
         text.append(f"Game over: {' and '.join(winners) or 'nobody'} won.", style="bold")
     elif view.get("awaiting"):
         pending = view.get("pending")
-        what = critters_words(pending) if pending else "an action"
+        what = critters_words(pending, view.get("cards")) if pending else "an action"
         who = "YOU" if view["awaiting"] == you else view["awaiting"]
         style = "bold reverse" if view["awaiting"] == you else "bold"
         text.append(f"{what}. {who} must answer: NO! or allow.", style=style)
@@ -191,9 +220,23 @@ def status_text(view: View) -> Text:
     return text
 
 
+def cards_text(view: View) -> Text | None:
+    """The deck's own action cards, each with its description (None for the sheet's deck)."""
+    own: Cards = view.get("cards") or {}
+    if not own:
+        return None
+    return Text("\n".join(f"✦ {c['title']}: {c['description']}" for c in own.values()), style="dim")
+
+
 def critters_table(view: View, reveal: View | None = None) -> RenderableType:
-    """The whole table: status, tableaus and piles."""
-    return Group(status_text(view), tableaus_table(view, reveal), piles_text(view))
+    """The whole table: status, tableaus and piles (and the deck's own cards, if any)."""
+    parts: list[RenderableType] = [
+        status_text(view),
+        tableaus_table(view, reveal),
+        piles_text(view),
+    ]
+    own = cards_text(view)
+    return Group(*parts, own) if own is not None else Group(*parts)
 
 
 # The board the game declares for the terminal (``GameInfo.faces.terminal``).

@@ -14,7 +14,7 @@ read off each action's record event (docs/records.md), the engines' fixed interf
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,31 +65,41 @@ def move_label(event: dict[str, Any]) -> str:
         return f"{event['kind']}: {cards}"
     if do == "complete":
         return f"{event['kind']} set + {cards}"
-    if do == "hop_over":
-        return f"{event['target']}'s {event['card']} (from their {event['kind']} set)"
-    if do == "game_changer":
-        give, take = event["give"], event["take"]
-        return (
-            f"your {give['card']} ({give['kind']} set) for {event['target']}'s "
-            f"{take['card']} ({take['kind']} set)"
-        )
-    if do == "ultimate_collector":
-        return f"{event['target']}'s full {event['kind']} set"
     if do == "swap_wild":
         return f"{event['kind']} in for the wild; the wild goes to {event['to']}"
     if do == "discard":
         return str(event["card"])
     if do == "no":
         return "NO! (play your NO! card)"
+    # an action card, the sheet's or a deck's own: by the choice it makes on cards
+    if "give" in event:
+        give, take = event["give"], event["take"]
+        return (
+            f"your {give['card']} ({give['kind']} set) for {event['target']}'s "
+            f"{take['card']} ({take['kind']} set)"
+        )
+    if "card" in event and "target" in event:
+        return f"{event['target']}'s {event['card']} (from their {event['kind']} set)"
+    if "kind" in event and "target" in event:
+        return f"{event['target']}'s full {event['kind']} set"
+    if "target" in event:
+        return f"on {event['target']}"
     return str(do)
 
 
-def group_moves(actions: Iterable[Any]) -> list[MoveGroup]:
-    """Legal actions grouped by kind of move, groups in a fixed order, moves in engine order."""
+def group_moves(
+    actions: Iterable[Any], cards: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[MoveGroup]:
+    """Legal actions grouped by kind of move, groups in a fixed order, moves in engine order;
+    a deck's own card (``cards``: a view's) is a group titled by its name and description."""
     groups: dict[str, MoveGroup] = {}
+    own = cards or {}
     for action in actions:
         event = action.to_event()
         do = str(event.get("do"))
-        group = groups.setdefault(do, MoveGroup(do, _TITLES.get(do, do)))
+        title = _TITLES.get(do) or (
+            f"{own[do]['title']} ({own[do]['description'].rstrip('.')})" if do in own else do
+        )
+        group = groups.setdefault(do, MoveGroup(do, title))
         group.moves.append(Move(move_label(event), action))
     return sorted(groups.values(), key=lambda g: _ORDER.get(g.do, len(_ORDER)))

@@ -57,7 +57,19 @@ def eaten_by_index(creature: int) -> int:
     return (creature + 1) % 5
 
 
+SAME: Final = "same"
+EATS: Final = "eats"
+EATEN: Final = "eaten"
+APART: Final = "apart"
+# by how many steps clockwise b stands from a on the food chain
+_BY_STEP: Final = (SAME, EATS, APART, APART, EATEN)
+
+
 def relation(a: str, b: str) -> str:
     """How creature ``a`` stands to ``b``: ``same``, ``eats``, ``eaten`` or ``apart``."""
-    step = (CREATURE_INDEX[b] - CREATURE_INDEX[a]) % 5
-    return ("same", "eats", "apart", "apart", "eaten")[step]
+    return relation_at(CREATURE_INDEX[a], CREATURE_INDEX[b])
+
+
+def relation_at(a: int, b: int) -> str:
+    """``relation`` of creatures by their places on the food chain."""
+    return _BY_STEP[(b - a) % 5]

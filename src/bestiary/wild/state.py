@@ -13,7 +13,7 @@ from typing import Any, Self
 from bestiary.core.errors import IllegalAction
 from bestiary.core.values import by_arguments
 from bestiary.wild.actions import Call, Discard, Draw, Meet, Nightfall, RevealOwn, Withdraw
-from bestiary.wild.cards import CREATURE_INDEX, CREATURES
+from bestiary.wild.cards import CREATURE_INDEX, CREATURES, EATEN, EATS, SAME, relation_at
 from bestiary.wild.info import INFO, PACK_OPTIONS
 from bestiary.wild.meetings import AVOID, EAT, MATE, Meeting
 from bestiary.wild.objectives import (
@@ -59,13 +59,12 @@ def tables_for(players: tuple[str, ...]) -> Tables:
     return tables
 
 
-# What a pickled or deep-copied state keeps: every slot but the view cache (a compiled class has
-# no __slots__ to read).
-_KEPT = (
+# Every field of a game in progress, declared once here (a compiled class has no __dict__ to
+# read them from): what a pickled or deep-copied state keeps, and what ``_copy`` gives a clone
+# its own of. The view cache (``_public``, ``_public_at``) is no field: each copy makes its own.
+_FIELDS = (
     "_asks",
     "_dens",
-    "_hand",
-    "_hand_n",
     "_held",
     "_hole",
     "_log",
@@ -85,28 +84,6 @@ _KEPT = (
 class WildState:
     """One game of Call of the Wild in progress (see docs/wild.md for the rules as played)."""
 
-    __slots__ = (
-        "_asks",
-        "_dens",
-        "_hand",
-        "_hand_n",
-        "_held",
-        "_hole",
-        "_log",
-        "_offer_call",
-        "_offer_card",
-        "_over",
-        "_packs",
-        "_public",
-        "_public_at",
-        "_t",
-        "deal",
-        "ended_by",
-        "limit",
-        "meetings",
-        "players",
-    )
-
     players: tuple[str, ...]
     deal: Deal
     limit: int
@@ -125,15 +102,11 @@ class WildState:
         n = len(deal.players)
         self.limit = 3 if n == 3 else 2
         self._packs = [[CREATURE_INDEX[c] for c in reversed(deal.packs[p])] for p in deal.players]
-        self._hand = [[0] * 5 for _ in range(n)]  # counts per creature, for legal_actions
-        self._held: list[list[int]] = [[] for _ in range(n)]  # the same cards, in arrival order
-        self._hand_n = [0] * n
+        # each hand, in arrival order (a view shows it so); a few cards, so "is c held" is a scan
+        self._held: list[list[int]] = [[] for _ in range(n)]
         for i in range(n):  # setup draws are not events
             for _ in range(self.limit):
-                card = self._packs[i].pop()
-                self._hand[i][card] += 1
-                self._held[i].append(card)
-            self._hand_n[i] = self.limit
+                self._held[i].append(self._packs[i].pop())
         self._offer_card = [NO_CARD] * n
         self._offer_call = [NO_CARD] * n
         self._asks = [0] * n  # bit j of _asks[i]: seat i has asked seat j to meet
@@ -158,7 +131,7 @@ class WildState:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and deep-copied) as a new game of its deal given its fields: a compiled
         (mypyc) state is made only through its __init__."""
-        kept = {name: getattr(self, name) for name in _KEPT}
+        kept = {name: getattr(self, name) for name in _FIELDS}
         return type(self), (self.deal,), kept
 
     def __setstate__(self, kept: dict[str, Any]) -> None:
@@ -173,9 +146,7 @@ class WildState:
         self._t = other._t
         self.limit = other.limit
         self._packs = [p[:] for p in other._packs]
-        self._hand = [h[:] for h in other._hand]
         self._held = [h[:] for h in other._held]
-        self._hand_n = other._hand_n[:]
         self._offer_card = other._offer_card[:]
         self._offer_call = other._offer_call[:]
         self._asks = other._asks[:]
@@ -193,15 +164,15 @@ class WildState:
         i = t.seat.get(player)
         if i is None or self._over:
             return []
-        hand = self._hand[i]
+        hand = self._held[i]
         off = self._offer_card[i]
         out: list[Any] = []
-        if self._hand_n[i] + (off >= 0) < self.limit and self._packs[i]:
+        if len(hand) + (off >= 0) < self.limit and self._packs[i]:
             out.append(t.draw[i])
         calls = t.call[i]
         discards = t.discard[i]
         for c in ALL_CREATURES:
-            if hand[c]:
+            if c in hand:
                 out += calls[c]
                 out.append(discards[c])
             elif c == off:
@@ -396,7 +367,7 @@ class WildState:
         return len(self._packs[self._t.seat[player]])
 
     def hand_size(self, player: str) -> int:
-        return self._hand_n[self._t.seat[player]]
+        return len(self._held[self._t.seat[player]])
 
     def den(self, player: str) -> list[tuple[str, str]]:
         """``player``'s Den as (creature, owner) pairs, in the order the cards arrived."""
@@ -445,7 +416,7 @@ class WildState:
         return self._offer_card[seat], self._offer_call[seat]
 
     def hand_size_at(self, seat: int) -> int:
-        return self._hand_n[seat]
+        return len(self._held[seat])
 
     def pack_size_at(self, seat: int) -> int:
         return len(self._packs[seat])
@@ -479,7 +450,7 @@ class WildState:
     # ------------------------------------------------------------------ the moves
 
     def _draw(self, i: int) -> None:
-        if self._hand_n[i] + (self._offer_card[i] >= 0) >= self.limit:
+        if len(self._held[i]) + (self._offer_card[i] >= 0) >= self.limit:
             raise IllegalAction(
                 f"{self.players[i]} already holds {self.limit} cards counting the offer "
                 f"(the hand limit is {self.limit})"
@@ -487,28 +458,21 @@ class WildState:
         pack = self._packs[i]
         if not pack:
             raise IllegalAction(f"{self.players[i]}'s Pack is empty")
-        card = pack.pop()
-        self._hand[i][card] += 1
-        self._held[i].append(card)
-        self._hand_n[i] += 1
+        self._held[i].append(pack.pop())
 
     def _call(self, i: int, action: Call) -> None:
         c = CREATURE_INDEX.get(action.card, NO_CARD)
         s = CREATURE_INDEX.get(action.call, NO_CARD)
         if s < 0:
             raise IllegalAction(f"{action.call!r} is not a creature's Call")
-        hand = self._hand[i]
+        hand = self._held[i]
         off = self._offer_card[i]
-        if c < 0 or (hand[c] == 0 and off != c):
+        if c < 0 or (c not in hand and off != c):
             raise IllegalAction(f"{self.players[i]} has no {action.card} in hand to call with")
         if off >= 0:  # the old offer returns to the hand first
-            hand[off] += 1
-            self._held[i].append(off)
+            hand.append(off)
             self._lapse_asks(i)
-        else:
-            self._hand_n[i] -= 1
-        hand[c] -= 1
-        self._held[i].remove(c)
+        hand.remove(c)
         self._offer_card[i] = c
         self._offer_call[i] = s
 
@@ -516,22 +480,18 @@ class WildState:
         off = self._offer_card[i]
         if off < 0:
             raise IllegalAction(f"{self.players[i]} has no offer to withdraw")
-        self._hand[i][off] += 1
         self._held[i].append(off)
-        self._hand_n[i] += 1
         self._offer_card[i] = self._offer_call[i] = NO_CARD
         self._lapse_asks(i)
 
     def _discard(self, i: int, action: Discard) -> None:
         c = CREATURE_INDEX.get(action.card, NO_CARD)
-        if c < 0 or self._hand[i][c] == 0:
+        if c < 0 or c not in self._held[i]:
             raise IllegalAction(
                 f"{self.players[i]} has no {action.card} in hand to discard "
                 "(an offered card cannot be discarded)"
             )
-        self._hand[i][c] -= 1
         self._held[i].remove(c)
-        self._hand_n[i] -= 1
         self._hole.append((c, i, False))
 
     def _reveal_own(self, i: int) -> None:
@@ -573,17 +533,17 @@ class WildState:
         self._lapse_asks(a)
         self._lapse_asks(b)
         eater: int | None = None
-        step = (cb - ca) % 5
-        if step == 0 and call == ca:
+        met = relation_at(ca, cb)
+        if met == SAME and call == ca:  # both honest: each Den gets the other's card
             outcome = MATE
             self._dens[a].append((cb, b))
             self._dens[b].append((ca, a))
-        elif step == 1 or step == 4:
+        elif met in (EATS, EATEN):  # neighbours: the eater takes both, whatever the Call
             outcome = EAT
-            eater = a if step == 1 else b
+            eater = a if met == EATS else b
             self._dens[eater].append((ca, a))
             self._dens[eater].append((cb, b))
-        else:
+        else:  # the same creature both hunting, or two steps apart: face-up to the Hole
             outcome = AVOID
             self._hole.append((ca, a, True))
             self._hole.append((cb, b, True))
@@ -599,7 +559,7 @@ class WildState:
                 None if eater is None else names[eater],
             )
         )
-        ended = [s for s in sorted((a, b)) if not self._hand_n[s] and not self._packs[s]]
+        ended = [s for s in sorted((a, b)) if not self._held[s] and not self._packs[s]]
         if ended:
             self._finish([names[s] for s in ended])
 
@@ -612,7 +572,7 @@ class WildState:
 
     def _end_if_no_cards(self) -> None:
         for i in range(self._t.n):
-            if self._hand_n[i] or self._offer_card[i] >= 0 or self._packs[i]:
+            if self._held[i] or self._offer_card[i] >= 0 or self._packs[i]:
                 return
         self._finish([])
 
@@ -625,9 +585,7 @@ class WildState:
             if self._offer_card[i] >= 0:
                 returned.append(self._offer_card[i])
             self._packs[i][:0] = returned  # under the Pack
-            self._hand[i] = [0] * 5
             self._held[i] = []
-            self._hand_n[i] = 0
             self._offer_card[i] = self._offer_call[i] = NO_CARD
             self._asks[i] = 0
 

@@ -21,14 +21,19 @@ const DOES = {
   ultimate_collector: "Steal an opponent's full set, whole.",
 };
 
-function words(vocab) {
-  const names = vocab.cards || {};
+// `own`: a deck's own action cards (a view's `cards`: title, description, effects).
+function words(vocab, own = {}) {
+  const names = { ...(vocab.cards || {}) };
+  for (const [c, d] of Object.entries(own || {})) names[c] = d.title;
   const name = (c) => {
     const n = names[c] || c;
     return (vocab.kinds || []).includes(c) ? n.toLowerCase() : n;
   };
-  const tip = (c) => DOES[c] || `Put it down to grow your ${name(c)} set; full sets win.`;
-  return { name, tip, wild: vocab.wild, actions: vocab.actions || [] };
+  const tip = (c) => (own && own[c] ? own[c].description : DOES[c]) || `Put it down to grow your ${name(c)} set; full sets win.`;
+  const actions = [...(vocab.actions || []), ...Object.keys(own || {})];
+  // Is the card answered with NO! or allow? The sheet's always are; a deck's own when it says so.
+  const answered = (c) => ["hop_over", "game_changer", "ultimate_collector"].includes(c) || Boolean(own && own[c] && own[c].effects.includes("answerable_by_no"));
+  return { name, tip, wild: vocab.wild, actions, own: own || {}, answered };
 }
 
 // One move in words, for the log ("ann puts down a fox") and, as the player's own, for its
@@ -42,33 +47,37 @@ function describe(m, me, w, by = me) {
     case "down": return m.card === w.wild ? `${Who_} ${v("put")} down ${card(m.card)} as ${card(m.as)}` : `${Who_} ${v("put")} down ${card(m.card)}`;
     case "set": return `${Who_} ${v("play")} a full ${w.name(m.kind)} set (${m.cards.map(w.name).join(", ")})`;
     case "complete": return `${Who_} ${v("complete")} ${their} ${w.name(m.kind)} set with ${listing(m.cards.map(w.name))}`;
-    case "hop_over": return `${Who_} ${v("play")} ${w.name("hop_over")} on ${who(m.target, me)} to take the ${w.name(m.card)} from ${whose(m.target, me)} ${w.name(m.kind)} set`;
-    case "game_changer": return `${Who_} ${v("play")} ${w.name("game_changer")} on ${who(m.target, me)} to swap ${their} ${w.name(m.give.card)} (${w.name(m.give.kind)} set) for ${whose(m.target, me)} ${w.name(m.take.card)} (${w.name(m.take.kind)} set)`;
-    case "ultimate_collector": return `${Who_} ${v("play")} ${w.name("ultimate_collector")} on ${who(m.target, me)} to steal ${whose(m.target, me)} full ${w.name(m.kind)} set`;
     case "swap_wild": return `${Who_} ${v("swap")} ${card(m.kind)} in for the wild of ${their} full ${w.name(m.kind)} set; the wild joins ${their} ${w.name(m.to)} set`;
     case "pass": return `${Who_} ${v("pass", "es")}`;
     case "discard": return `${Who_} ${v("discard")} ${card(m.card)} (too many cards in hand)`;
     case "no": return `${Who_} ${v("say")} NO!`;
     case "allow": return `${Who_} ${v("allow")} it`;
     case "reshuffle": return "The centre pile is shuffled into a new Draw Pile";
-    default: return `${by ? Who_ : "The table"}: ${m.do}`;
+    default: break;
   }
+  // Every other move is an action card, the sheet's or a deck's own: said by the choice it
+  // makes on cards (a deck's own card without a choice by its description, when known).
+  const on = `${Who_} ${v("play")} ${w.name(m.do)}${m.target ? ` on ${who(m.target, me)}` : ""}`;
+  if (m.give) return `${on} to swap ${their} ${w.name(m.give.card)} (${w.name(m.give.kind)} set) for ${whose(m.target, me)} ${w.name(m.take.card)} (${w.name(m.take.kind)} set)`;
+  if (m.card) return `${on} to take the ${w.name(m.card)} from ${whose(m.target, me)} ${w.name(m.kind)} set`;
+  if (m.kind) return `${on} to steal ${whose(m.target, me)} full ${w.name(m.kind)} set`;
+  return w.own[m.do] ? `${on}: ${w.own[m.do].description.replace(/[.!]$/, "")}` : on;
 }
 
 // What an allowed action card does, after the answer's colon (so it starts in lower case).
+// Said by the choice the card makes; a deck's own card adds its description.
 function effect(p, me, w) {
   const by = p.by;
-  switch (p.do) {
-    case "hop_over": return `${who(by, me)} ${verb(by, me, "take")} the ${w.name(p.card)} from ${whose(p.target, me)} ${w.name(p.kind)} set.`;
-    case "game_changer": return `${who(by, me)} and ${who(p.target, me)} swap ${whose(by, me)} ${w.name(p.give.card)} for ${whose(p.target, me)} ${w.name(p.take.card)}.`;
-    case "ultimate_collector": return `${who(by, me)} ${verb(by, me, "steal")} ${whose(p.target, me)} full ${w.name(p.kind)} set!`;
-    default: return "";
-  }
+  const more = w.own[p.do] ? ` (${w.own[p.do].description})` : "";
+  if (p.give) return `${who(by, me)} and ${who(p.target, me)} swap ${whose(by, me)} ${w.name(p.give.card)} for ${whose(p.target, me)} ${w.name(p.take.card)}.${more}`;
+  if (p.card) return `${who(by, me)} ${verb(by, me, "take")} the ${w.name(p.card)} from ${whose(p.target, me)} ${w.name(p.kind)} set.${more}`;
+  if (p.kind) return `${who(by, me)} ${verb(by, me, "steal")} ${whose(p.target, me)} full ${w.name(p.kind)} set!${more}`;
+  return w.own[p.do] ? w.own[p.do].description : "";
 }
 
 // The log's sentences for `events` (with the views before and after them).
 function narrate(events, before, after, me, vocab) {
-  const w = words(vocab);
+  const w = words(vocab, after.cards || before.cards);
   let pending = before.pending;
   const lines = [];
   for (const [at, ev] of events.entries()) {
@@ -79,7 +88,7 @@ function narrate(events, before, after, me, vocab) {
     else if (ev.do === "no" && pending) text = `${Who(ev.by, me)} ${verb(ev.by, me, "say")} NO!, so ${whose(pending.by, me)} ${w.name(pending.do)} is cancelled.`;
     else if (ev.timeout && ev.by) text = `${ev.by === me ? "Your" : `${ev.by}'s`} time ran out, so a bot moved for ${ev.by === me ? "you" : "them"}: ${describe(ev, me, w, ev.by).replace(/^You /, "you ")}.`;
     else text = `${describe(ev, me, w, ev.by)}.`;
-    if (["hop_over", "game_changer", "ultimate_collector"].includes(ev.do)) {
+    if (w.answered(ev.do)) {
       pending = ev;
       text += ` ${Who(ev.target, me)} must answer: NO! or allow.`;
     } else if (ev.do === "allow" || ev.do === "no") pending = null;
@@ -97,7 +106,7 @@ function narrate(events, before, after, me, vocab) {
 
 function Card({ card, w, small, selected, onClick, id, label }) {
   const cls = `card ${small ? "small" : ""} ${selected ? "selected" : ""} k-${w.actions.includes(card) ? "action" : card === w.wild ? "wild" : "critter"}`;
-  const inner = html`<span class="shape" aria-hidden="true">${ICONS[card] || "?"}</span><b>${w.name(card)}</b>`;
+  const inner = html`<span class="shape" aria-hidden="true">${ICONS[card] || (w.own[card] ? "✨" : "?")}</span><b>${w.name(card)}</b>`;
   if (onClick) return html`<button type="button" class=${cls} id=${id} onClick=${onClick} aria-pressed=${selected ? "true" : "false"} data-card=${card} title=${w.tip(card)} aria-label=${label}>${inner}</button>`;
   return html`<span class=${cls} title=${w.tip(card)} role="img" aria-label=${w.name(card)}>${inner}</span>`;
 }
@@ -127,7 +136,7 @@ function cardReason(card, view, me, w) {
 }
 
 function Board({ view, legal, me, info, timers, events, ticker = null }) {
-  const w = words(info.vocabulary);
+  const w = words(info.vocabulary, view.cards);
   const turn = view.turn;
   const hand = view.hand || [];
   if (ui.card >= hand.length) ui.card = -1;
@@ -188,7 +197,7 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
   const tableaus = html`<div class="players" id="tableaus">${view.players.map((p) => html`<section key=${p}
       class=${`player box ${p === me ? "me" : ""} ${p === turn ? "turn" : ""} ${lastBy.has(p) ? "last-move" : ""}`} data-player=${p} aria-label=${`${p}'s cards`}>
     <h3>${p === me ? `${p} (you)` : p} <span>${view.tableaus[p].filter((s) => s.full).length} full</span></h3>
-    <div class="muted">hand ${view.hand_sizes[p]}${p === turn ? " · to play" : ""}</div>
+    <div class="muted">hand ${view.hand_sizes[p]}${p === turn ? " · to play" : ""}${(view.skip_next || []).includes(p) ? " · skips the next turn" : ""}</div>
     ${view.tableaus[p].map((s, i) => html`<span key=${`${s.kind}-${i}`} class=${`set ${s.full ? "full" : ""}`} title=${s.full ? `full ${w.name(s.kind)} set: only Ultimate Collector can take it` : `${w.name(s.kind)} set, not full`}>
       <span class="label">${s.full ? "✔ full " : ""}${w.name(s.kind)}</span>${s.cards.map((c, j) => html`<${Card} key=${j} card=${c} w=${w} small/>`)}</span>`)}
   </section>`)}</div>`;
@@ -242,7 +251,8 @@ function Results({ summary, winners, info }) {
 }
 
 // A move a replay can jump to: an action card played.
-const landmark = (ev) => Boolean(ev && ["hop_over", "game_changer", "ultimate_collector"].includes(ev.do));
+// (Only action cards name a target; a deck's own card without one is no landmark.)
+const landmark = (ev) => Boolean(ev && (ev.target || ["hop_over", "game_changer", "ultimate_collector"].includes(ev.do)));
 
 export default {
   Board, Rules, Results, narrate, hear: () => {}, keys, landmark, landmarkName: "action card", logBeside: true,
