@@ -32,7 +32,7 @@ from scripts.workers_callgrind import callgrind
 
 ONE_RUN = """
 import json, sys
-from bestiary.server.loadtest import run_server_bench
+from bestiary.bench.loadtest import run_server_bench
 levels = run_server_bench([sys.argv[1]], [int(n) for n in sys.argv[2].split(",")],
                           float(sys.argv[3]), echo=lambda line: None, movers=int(sys.argv[4]))
 print(json.dumps([{"tables": l.tables, "moves": l.moves, "rate": l.moves / l.seconds,
@@ -46,7 +46,7 @@ print(json.dumps([{"tables": l.tables, "moves": l.moves, "rate": l.moves / l.sec
 # zero the generator's counters and dump them.
 COUNTED = """
 import os, subprocess
-from bestiary.server import loadtest
+from bestiary.bench import loadtest
 readings, read = [], loadtest._cpu_seconds
 def counted(pid):
     if len(readings) < 2:

@@ -36,8 +36,7 @@ from scripts.seeded_tables import games_digest
 from scripts.server_callgrind import count_seeded
 from scripts.workers_callgrind import callgrind, own_costs, uptime
 
-from bestiary.server.live import free_port
-from bestiary.server.loadtest import server_command
+from bestiary.bench.loadtest import free_port, server_command
 
 
 @dataclass

@@ -23,8 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bestiary.server.live import free_port
-from bestiary.server.loadtest import _levels, _wait_up, server_command
+from bestiary.bench.loadtest import _levels, _wait_up, free_port, server_command
 
 PRELUDE = """
 import gc, json, os, threading, time

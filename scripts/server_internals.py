@@ -62,7 +62,7 @@ if __THRESHOLDS__:
 
 
 def main(game: str, tables: int, seconds: float) -> None:
-    from bestiary.server.loadtest import run_server_bench
+    from bestiary.bench.loadtest import run_server_bench
 
     chosen = os.environ.get("GC_THRESHOLDS")
     thresholds = tuple(int(n) for n in chosen.split(",")) if chosen else None

@@ -11,11 +11,11 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from bestiary.server import table_messages, wire
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.run import WS_MAX_SIZE
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 
 @pytest.fixture(scope="module")
