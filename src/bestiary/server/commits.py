@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from bestiary.core.driver import Played
 from bestiary.core.records import Event
+from bestiary.server.metrics import COMMIT_SECONDS, MOVES
 from bestiary.server.protocol import error_message
 from bestiary.server.table_core import STORAGE_DOWN, TableCore, log
 
@@ -88,9 +89,9 @@ class Commits(TableCore):
             # committed; meanwhile the table plays on (later events are sent after these).
             sends = self._messages(events, actor, ref)
             if finished:
-                sends.append((self._all_connections(), self._table_message()))
+                sends.append((self.all_connections(), self._table_message()))
             self._unsent += 1
-            self._unsent_sends.append(sends)
+            self._unsent_sends.append((sends, len(events), time.perf_counter()))
             # Sent by the store's writer itself, on the loop, right after the commit: no inbox
             # round trip per group (the actor is idle whenever a callback runs). The store calls
             # back in the order it was asked, so each call sends the oldest group.
@@ -102,7 +103,10 @@ class Commits(TableCore):
 
     def _committed(self) -> None:
         self._unsent -= 1
-        for conns, text in self._unsent_sends.popleft():
+        sends, moves, since = self._unsent_sends.popleft()
+        MOVES.inc(moves)
+        COMMIT_SECONDS.observe(time.perf_counter() - since)
+        for conns, text in sends:
             for conn in conns:
                 conn.send_text(text)
         self._settled()
@@ -161,5 +165,5 @@ class Commits(TableCore):
         self.store.unwatch(self._storage)
         self._cancel_timer()
         self._tell(error_message("moving", why))
-        for conn in self._all_connections():
+        for conn in self.all_connections():
             conn.close()

@@ -30,6 +30,7 @@ from websockets.protocol import OPEN
 from websockets.streams import StreamReader
 
 from bestiary.server.buckets import client_key
+from bestiary.server.metrics import refused
 from bestiary.server.wire import client_texts, text_frame
 
 log = logging.getLogger("bestiary.server")
@@ -80,9 +81,11 @@ class Gate:
         address = None if self._trusted(host) else client_key(host, self.ipv6_prefix)
         if address is not None and self._per_address[address] >= self.max_per_address:
             self.refused += 1
+            refused("connections_per_address")
             return False
         if len(self._open) >= self.max_connections and not self._evict_idle():
             self.refused += 1
+            refused("connections_full")
             return False
         self._open[transport] = _Entry(address)
         if address is not None:
@@ -102,6 +105,7 @@ class Gate:
         for transport, entry in self._open.items():
             if not entry.busy:
                 self.evicted += 1
+                refused("idle_connection_evicted")
                 self.release(transport)
                 transport.close()
                 return True
@@ -319,6 +323,7 @@ def gated_protocols(
             self._late = None
             transport: Any = self.transport
             if transport.get_protocol() is self and not transport.is_closing():
+                refused("request_too_slow")
                 gate.release(transport)
                 transport.close()
 

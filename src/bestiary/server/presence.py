@@ -91,7 +91,7 @@ class Presence(TableCore):
         seat.grace = self._later(self.settings.grace_seconds, lambda: self._grace_over(seat))
         seat.grace_due = self.clock.now() + self.settings.grace_seconds
 
-    def _all_connections(self) -> list[Connection]:
+    def all_connections(self) -> list[Connection]:
         conns = list(self.spectators)
         for seat in self.seats:
             conns.extend(seat.connections)
@@ -113,10 +113,10 @@ class Presence(TableCore):
     def _announce(self) -> None:
         """Tell every socket at the table who sits where (seats, bots, presence, status)."""
         message = self._table_message()
-        for conn in self._all_connections():
+        for conn in self.all_connections():
             conn.send_text(message)
 
     def _tell(self, message: dict[str, Any]) -> None:
         text = encode(message)
-        for conn in self._all_connections():
+        for conn in self.all_connections():
             conn.send_text(text)

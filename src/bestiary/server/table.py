@@ -102,7 +102,7 @@ class Table(Seating, Presence, Messages, Clocks, Commits):
             return False
         self.status = "expired"
         self._lobby_changed()
-        for conn in self._all_connections():
+        for conn in self.all_connections():
             conn.close()
         return True
 

@@ -108,7 +108,8 @@ class TableCore:
         self._held: deque[tuple[Callable[[], None], bool]] = deque()  # jobs, whether they reveal
         self._settling = False
         self._unsent = 0  # groups of events made but not yet committed (so not yet sent)
-        self._unsent_sends: deque[list[tuple[list[Connection], bytes]]] = deque()  # theirs
+        self._unsent_sends: deque[tuple[list[tuple[list[Connection], bytes]], int, float]] = deque()
+        # theirs: the messages, how many events, since when (perf_counter)
         self.paused: str | None = None  # why the store is down, while it is
         self._paused_at = 0.0
 
@@ -170,7 +171,7 @@ class TableCore:
 
     if TYPE_CHECKING:  # each part's methods that another part calls (defined in that part)
 
-        def _all_connections(self) -> list[Connection]: ...
+        def all_connections(self) -> list[Connection]: ...
 
         def _announce(self) -> None: ...
 
