@@ -44,7 +44,7 @@ def main(game: str, games: int = 40) -> None:
         for seat, name in zip(table.seats, "abcd", strict=True):
             seat.name = name
             seat.connections = {Socket()}  # type: ignore[arg-type]
-        table.spectators = {Socket(), Socket()}  # type: ignore[arg-type]
+        table.presence.spectators = {Socket(), Socket()}  # type: ignore[arg-type]
         table._deal(seed)
         table.status = "playing"
         state = table.state
