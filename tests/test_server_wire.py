@@ -15,7 +15,14 @@ from websockets.protocol import SERVER, Protocol
 
 from bestiary.core.game import get_game, redacted
 from bestiary.server.gate import _between_frames
-from bestiary.server.wire import change_messages, client_texts, state_message, text_frame
+from bestiary.server.wire import (
+    Encoded,
+    change_messages,
+    client_texts,
+    shared,
+    state_message,
+    text_frame,
+)
 
 
 @given(st.text(max_size=70_000))
@@ -126,3 +133,20 @@ def test_anything_but_whole_text_frames_is_left_to_websockets(
     assert client_texts(whole, len(payload)) == [text]
     bad = _masked(Frame(Opcode.TEXT, b"\xff" + payload), mask)  # not UTF-8
     assert client_texts(bad, 1 << 20) is None
+
+
+def test_a_value_the_views_share_is_encoded_once_and_every_view_reads_as_itself() -> None:
+    """``shared``: a container that several views of a move hold (the very object) is encoded
+    once; a view of new objects (a game that offers only ``view``) comes out as it is."""
+    tableaus = {"ann": ["fox"], "bo": []}
+    seen: Encoded = {}
+    ann = {"you": "ann", "tableaus": tableaus, "hand": ["owl"], "turn": 3}
+    bo = {"you": "bo", "tableaus": tableaus, "hand": ["elk"], "turn": 3}
+    made = [shared(ann, seen), shared(bo, seen)]
+    assert made[0]["tableaus"] is made[1]["tableaus"]  # one encoding for both
+    assert len(seen) == 3  # the shared tableaus, and each hand
+    for view, out in zip([ann, bo], made, strict=True):
+        assert orjson.dumps(out) == orjson.dumps(view)
+    fresh = {"you": None, "tableaus": {"ann": ["fox"], "bo": []}}  # equal, not the same
+    assert orjson.dumps(shared(fresh, seen)) == orjson.dumps(fresh)
+    assert len(seen) == 4

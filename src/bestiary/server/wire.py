@@ -19,7 +19,7 @@ except ImportError:  # websockets without its C part (as its own frames module f
 
 from bestiary.core.game import Action, State
 from bestiary.core.records import Event
-from bestiary.core.viewer import redacted, view_in_parts
+from bestiary.core.viewer import redacted
 
 # Who receives a message: a socket (``connection.Connection``, which imports this module, so
 # only its type variable here).
@@ -154,12 +154,13 @@ def state_message(
     t: float,
     timers: dict[str, float],
     acting: Sequence[str] | None = None,
-    view: Any = None,
+    view: dict[str, Any] | None = None,
 ) -> bytes:
     """``player``'s state message (``None``: a spectator's): its view, its form of ``events``,
-    its legal actions. ``acting``: the players who may act (the others' legal lists are empty,
-    the State protocol's ``actors``), when the caller has it; None: every player is asked.
-    ``view``: the view, encoded already (``view_json``); None: asked of ``state``."""
+    its legal actions, encoded by orjson in one call. ``acting``: the players who may act (the
+    others' legal lists are empty, the State protocol's ``actors``), when the caller has it;
+    None: every player is asked. ``view``: the view, when the caller has it (``shared``);
+    None: asked of ``state``."""
     over = state.is_over
     legal: list[Any] = []
     if player is not None and (acting is None or player in acting):
@@ -202,46 +203,45 @@ def change_messages(
     game nearly everyone may, so asking who first would only repeat the work)."""
     acting = state.actors if turn_based else None
     sends: list[tuple[list[Receiver], bytes]] = []
-    made: dict[int, tuple[Any, bytes]] = {}  # this move's view parts, encoded (view_json)
+    seen: Encoded = {}  # this move's views' shared values, encoded once (``shared``)
     for seat in seats:
         if not seat.connections:
             continue
         shown = redacted(state, events, seat.name)
         own = ref if seat.index == actor else None
-        view = view_json(state, seat.name, made)
+        view = shared(state.view(seat.name), seen)
         text = state_message(state, seat.name, shown, own, seq, t, timers, acting, view)
         sends.append((list(seat.connections), text))
     watching = list(spectators)
     if watching:
         shown = redacted(state, events, None)
-        view = view_json(state, None, made)
+        view = shared(state.view(None), seen)
         sends.append(
             (watching, state_message(state, None, shown, None, seq, t, timers, None, view))
         )
     return sends
 
 
-def view_json(state: State, player: str | None, made: dict[int, tuple[Any, bytes]]) -> Any:
-    """``player``'s view, encoded (an ``orjson.Fragment``, which ``encode`` embeds as it is),
-    byte for byte ``encode(state.view(player))``.
+# id(value): (value, its JSON); the entry holds the value, so no other object can take its id
+Encoded = dict[int, tuple[Any, Any]]
 
-    Its parts (``core.game.view_in_parts``) are encoded once for all the seats of a move:
-    ``made`` holds each part met so far, by identity, with its JSON between the braces; the
-    part is held with it, so no later part can have its id while ``made`` lives. The part every
-    seat sees alike was most of each message's encoding, four times a move. (Carrying ``made``
-    from move to move, for the parts a game hands out again, cut a few more instructions and
-    measured slower at 200 tables: docs/benchmarks.md.)"""
-    pieces: list[bytes] = [b"{"]  # then each part's JSON and a comma: one join, one copy
-    for part in view_in_parts(state, player):
-        if not part:
-            continue  # no keys: nothing between the commas
-        key = id(part)
-        found = made.get(key)
-        if found is None:
-            found = made[key] = (part, orjson.dumps(part)[1:-1])
-        pieces.append(found[1])
-        pieces.append(b",")
-    if len(pieces) == 1:
-        return orjson.Fragment(b"{}")
-    pieces[-1] = b"}"  # the last comma closes the object
-    return orjson.Fragment(b"".join(pieces))
+
+def shared(view: dict[str, Any], seen: Encoded) -> dict[str, Any]:
+    """``view``, each of its values that is a container (dict or list) given as its JSON
+    (an ``orjson.Fragment``, which orjson embeds as it is) made once for all the views that
+    hold that very object (``seen``: this move's).
+
+    A game's ``view`` that hands every seat the same objects for what they see alike (both games
+    keep their public part until the state changes) has that part encoded once a move, not once
+    a seat; a game that makes new objects loses nothing but a dictionary lookup per value. The
+    message is byte for byte what ``orjson.dumps`` makes of the view itself."""
+    out: dict[str, Any] = {}
+    for key, value in view.items():
+        if type(value) is dict or type(value) is list:
+            entry = seen.get(id(value))
+            if entry is None:
+                entry = seen[id(value)] = (value, orjson.Fragment(orjson.dumps(value)))
+            out[key] = entry[1]
+        else:
+            out[key] = value
+    return out
