@@ -17,7 +17,6 @@ from bestiary.server.presence import Presence
 from bestiary.server.seating import Seating, TableError
 from bestiary.server.seats import Seat, hash_token
 from bestiary.server.table_clocks import Alarm, Ticks, TurnClock
-from bestiary.server.table_settings import Handle
 from tests.test_server_driver import FakeClock, Watcher
 
 
@@ -90,12 +89,8 @@ def test_seating_checks_names_tokens_and_the_host() -> None:
 
 def test_presence_counts_sockets_and_runs_a_grace_on_the_clock() -> None:
     clock = FakeClock()
-
-    def later(delay: float, job: Callable[[], None]) -> Handle:
-        return clock.later(delay, job)
-
     seats = [Seat(0, "ann"), Seat(1, "bo")]
-    presence = Presence(seats, clock, later, max_spectators=1)
+    presence = Presence(seats, clock, at_once, max_spectators=1)
     ann, watcher = Watcher(), Watcher()
     assert presence.add(ann, seats[0]) is True  # her seat's first socket
     assert presence.add(Watcher(), seats[0]) is False
@@ -137,15 +132,19 @@ def test_ticks_stand_still_while_paused() -> None:
 def test_the_alarm_keeps_an_earlier_timer_and_ignores_a_cancelled_ring() -> None:
     clock = FakeClock()
     rang: list[float] = []
-    alarm = Alarm(clock, at_once, lambda: rang.append(clock.now()))
-    alarm.want(5.0)
-    alarm.want(8.0)  # later: the timer for 5 is kept (its owner wants again when it rings)
+    alarm = Alarm(clock, at_once)
+
+    def ring() -> None:
+        rang.append(clock.now())
+
+    alarm.want(5.0, ring)
+    alarm.want(8.0, ring)  # later: the timer for 5 is kept (its owner wants again when it rings)
     assert clock.step() and rang == [5.0]
-    alarm.want(9.0)
-    alarm.want(7.0)  # earlier: set again
+    alarm.want(9.0, ring)
+    alarm.want(7.0, ring)  # earlier: set again
     assert clock.step() and rang == [5.0, 7.0]
     assert not clock.step()
-    alarm.want(12.0)
+    alarm.want(12.0, ring)
     alarm.cancel()
     assert not alarm.set
     assert not clock.step() and rang == [5.0, 7.0]
@@ -154,37 +153,26 @@ def test_the_alarm_keeps_an_earlier_timer_and_ignores_a_cancelled_ring() -> None
 def test_the_turn_clock_restarts_and_runs_out_once() -> None:
     clock = FakeClock()
     out: list[tuple[str, int, float]] = []
-    turn = TurnClock(clock, at_once, lambda who, seq: out.append((who, seq, clock.now())))
-    turn.run("ann", 3, 2.0)
+    turn = TurnClock(clock, at_once)
+
+    def over(who: str, seq: int) -> None:
+        out.append((who, seq, clock.now()))
+
+    turn.run("ann", 3, 2.0, over)
     clock.t = 1.5
-    turn.run("ann", 4, 2.0)  # every change starts it again: due at 3.5
+    turn.run("ann", 4, 2.0, over)  # every change starts it again: due at 3.5
     assert turn.left() == pytest.approx(2.0)
     while clock.step():
         pass
     assert out == [("ann", 4, 3.5)]
-    turn.run("bo", 5, 1.0)
+    turn.run("bo", 5, 1.0, over)
     turn.stop()
     assert turn.left() is None
     assert not clock.step() and len(out) == 1
 
 
-class FakeStore:
-    """The store's commit interface: the test says when each commit is done."""
-
-    def __init__(self) -> None:
-        self.waiting: list[Callable[[], None]] = []
-
-    def commit(self, done: Callable[[], None]) -> None:
-        self.waiting.append(done)
-
-    def finish_one(self) -> None:
-        self.waiting.pop(0)()
-
-
 def test_the_outbox_sends_each_group_only_once_committed_in_order() -> None:
-    store = FakeStore()
-    afterwards: list[int] = []
-    outbox = Outbox(store, at_once, lambda: afterwards.append(outbox.unsent))  # type: ignore[arg-type]
+    outbox = Outbox()
     ann, bo = Watcher(), Watcher()
     registry = app_registry(lambda: None)
 
@@ -192,38 +180,44 @@ def test_the_outbox_sends_each_group_only_once_committed_in_order() -> None:
         return registry.get_sample_value("bestiary_moves_committed_total") or 0.0
 
     before = committed()
-    outbox.send_when_committed([([ann, bo], orjson.dumps({"seq": 1}))], 1)
-    outbox.send_when_committed([([ann], orjson.dumps({"seq": 3}))], 2)
+    outbox.add([([ann, bo], orjson.dumps({"seq": 1}))], 1)
+    outbox.add([([ann], orjson.dumps({"seq": 3}))], 2)
     assert outbox.unsent == 2 and ann.messages == bo.messages == []  # durable before visible
-    store.finish_one()
-    assert ann.messages == bo.messages == [{"seq": 1}]
-    store.finish_one()
+    outbox.send_oldest()  # the store's word: the first group is committed
+    assert ann.messages == bo.messages == [{"seq": 1}] and outbox.unsent == 1
+    outbox.send_oldest()
     assert ann.messages == [{"seq": 1}, {"seq": 3}] and bo.messages == [{"seq": 1}]
-    assert afterwards == [1, 0]
+    assert outbox.unsent == 0
     assert committed() - before == 3
+    waited = registry.get_sample_value("bestiary_commit_seconds_bucket", {"le": "+Inf"})
+    assert waited is not None and waited >= 2
 
 
 def test_the_line_runs_waiting_jobs_in_order_while_they_may_go() -> None:
     may = {"go": False}
-    line = Line(lambda reveals: may["go"] and not reveals, "LINE01")
+
+    def may_go(reveals: bool) -> bool:
+        return may["go"] and not reveals
+
+    line = Line("LINE01")
     ran: list[str] = []
     line.keep(lambda: ran.append("a"))
     line.keep(lambda: ran.append("shows the state"), reveals=True)
     line.keep(lambda: ran.append("c"))
     assert line.waiting()
-    assert line.run() and ran == []  # may not go: nothing runs, the order is kept
+    assert line.run(may_go) and ran == []  # may not go: nothing runs, the order is kept
     may["go"] = True
-    assert line.run() and ran == ["a"]  # the one that reveals waits, and so does what follows
+    assert line.run(may_go) and ran == ["a"]  # the one that reveals waits, and so does what follows
 
     def putting_back() -> None:
         line.keep(lambda: ran.append("kept again, first"))  # kept while running: stays first
         may["go"] = False
 
-    line = Line(lambda reveals: may["go"], "LINE02")
+    line = Line("LINE02")
     line.keep(putting_back)
     line.keep(lambda: ran.append("d"))
     may["go"] = True
-    line.run()
+    line.run(lambda reveals: may["go"])
     may["go"] = True
-    line.run()
+    line.run(lambda reveals: may["go"])
     assert ran == ["a", "kept again, first", "d"]

@@ -16,10 +16,8 @@ from websockets.protocol import SERVER, Protocol
 from bestiary.core.game import get_game, redacted
 from bestiary.server.gate import _between_frames
 from bestiary.server.wire import (
-    Encoded,
     change_messages,
     client_texts,
-    shared,
     state_message,
     text_frame,
 )
@@ -49,7 +47,7 @@ class Place:
 def test_each_move_sends_each_seat_its_own_view_and_only_actors_legal_actions() -> None:
     """Played out by random moves: every connected seat gets exactly the message it would get
     alone (its view, its redacted events, its legal actions, or none when it may not act), byte
-    for byte, though the parts of the views the seats share are encoded once; the one seat
+    for byte; the one seat
     without a socket gets nothing, and the watchers share one public message."""
     for name in ("critters", "wild"):
         game = get_game(name)
@@ -133,20 +131,3 @@ def test_anything_but_whole_text_frames_is_left_to_websockets(
     assert client_texts(whole, len(payload)) == [text]
     bad = _masked(Frame(Opcode.TEXT, b"\xff" + payload), mask)  # not UTF-8
     assert client_texts(bad, 1 << 20) is None
-
-
-def test_a_value_the_views_share_is_encoded_once_and_every_view_reads_as_itself() -> None:
-    """``shared``: a container that several views of a move hold (the very object) is encoded
-    once; a view of new objects (a game that offers only ``view``) comes out as it is."""
-    tableaus = {"ann": ["fox"], "bo": []}
-    seen: Encoded = {}
-    ann = {"you": "ann", "tableaus": tableaus, "hand": ["owl"], "turn": 3}
-    bo = {"you": "bo", "tableaus": tableaus, "hand": ["elk"], "turn": 3}
-    made = [shared(ann, seen), shared(bo, seen)]
-    assert made[0]["tableaus"] is made[1]["tableaus"]  # one encoding for both
-    assert len(seen) == 3  # the shared tableaus, and each hand
-    for view, out in zip([ann, bo], made, strict=True):
-        assert orjson.dumps(out) == orjson.dumps(view)
-    fresh = {"you": None, "tableaus": {"ann": ["fox"], "bo": []}}  # equal, not the same
-    assert orjson.dumps(shared(fresh, seen)) == orjson.dumps(fresh)
-    assert len(seen) == 4

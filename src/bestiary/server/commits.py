@@ -1,10 +1,10 @@
 """Durable before visible: a table's outbox of messages waiting for their events' commit, and its
 line of jobs waiting their turn.
 
-``Outbox``: each group of new events is queued in the store with the messages made from it; the
-store says when everything queued so far is committed, in the order asked, and only then is the
-oldest group's messages sent. ``Line``: jobs that would touch the game while bots think or events
-are being committed wait, in order, and run once they may.
+``Outbox``: the messages made from each group of new events wait there while the store commits
+the events; the store says when everything queued so far is committed, in the order asked, and
+only then are the oldest group's messages sent. ``Line``: jobs that would touch the game while
+bots think or events are being committed wait, in order, and run once they may.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from collections import deque
 from collections.abc import Callable
 
 from bestiary.server.connection import Connection
-from bestiary.server.metrics import COMMIT_SECONDS, MOVES
-from bestiary.server.store import Store
+from bestiary.server.metrics import COMMITS
 
 log = logging.getLogger("bestiary.server")
 
@@ -24,17 +23,11 @@ Sends = list[tuple[list[Connection], bytes]]  # each message, with the sockets i
 
 
 class Outbox:
-    """Messages sent once the store has committed the events they show.
+    """Messages waiting for the commit of the events they show, oldest first. The table asks the
+    store to commit (``Store.commit``), which calls back in the order it was asked, and sends
+    the oldest group then."""
 
-    ``run`` runs a job as the table's actor (the store calls back on the loop, while the actor is
-    idle: no inbox round trip per group); ``after`` runs after each group is sent."""
-
-    def __init__(
-        self, store: Store, run: Callable[[Callable[[], None]], None], after: Callable[[], None]
-    ) -> None:
-        self.store = store
-        self.run = run
-        self.after = after
+    def __init__(self) -> None:
         self._groups: deque[tuple[Sends, int, float]] = deque()  # messages, events, since
 
     @property
@@ -42,29 +35,22 @@ class Outbox:
         """Groups of events made but not yet committed (so not yet sent)."""
         return len(self._groups)
 
-    def send_when_committed(self, sends: Sends, events: int) -> None:
+    def add(self, sends: Sends, events: int) -> None:
         self._groups.append((sends, events, time.perf_counter()))
-        self.store.commit(self._commit_done)
 
-    def _commit_done(self) -> None:
-        self.run(self._send_oldest)  # a job of the actor: whatever it causes waits its turn
-
-    def _send_oldest(self) -> None:
+    def send_oldest(self) -> None:
+        """The oldest group's events are committed: its messages go out."""
         sends, events, since = self._groups.popleft()
-        MOVES.inc(events)
-        COMMIT_SECONDS.observe(time.perf_counter() - since)
+        COMMITS.committed(events, time.perf_counter() - since)
         for conns, text in sends:
             for conn in conns:
                 conn.send_text(text)
-        self.after()
 
 
 class Line:
-    """Jobs waiting their turn, in order; ``may_go(reveals)`` says whether the first may run now
-    (``reveals``: the job shows the state, so it waits for every commit)."""
+    """Jobs waiting their turn, in order (of table ``name``)."""
 
-    def __init__(self, may_go: Callable[[bool], bool], name: str) -> None:
-        self.may_go = may_go
+    def __init__(self, name: str) -> None:
         self.name = name
         self._held: deque[tuple[Callable[[], None], bool]] = deque()
         self._running = False
@@ -82,16 +68,17 @@ class Line:
         else:
             self._held.append((job, reveals))
 
-    def run(self) -> bool:
-        """Run the jobs that may run now, in order; False when already running (a waiting job's
-        own events: the loop running it goes on with the next one)."""
+    def run(self, may_go: Callable[[bool], bool]) -> bool:
+        """Run the jobs that may run now, in order: ``may_go(reveals)`` says whether the first
+        may (``reveals``: the job shows the state, so it waits for every commit). False when
+        already running (a waiting job's own events: the loop running it goes on)."""
         if self._running:
             return False
         self._running = True
         try:
             while self._held:
                 job, reveals = self._held[0]
-                if not self.may_go(reveals):
+                if not may_go(reveals):
                     break
                 self._held.popleft()
                 try:

@@ -7,24 +7,24 @@ decides what happens (a stand-in). Every message to all sockets goes out through
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from bestiary.server.connection import Connection
 from bestiary.server.seats import Seat
-from bestiary.server.table_settings import Handle, TableClock
+from bestiary.server.table_settings import TableClock
 
-# (delay, job) -> a timer whose job runs inside the table's actor
-Later = Callable[[float, Callable[[], None]], Handle]
+Post = Callable[[Callable[[], None]], None]  # runs a job inside the table's actor
 
 
 class Presence:
     """The sockets at a table of ``seats``, and the grace timers of absent seats."""
 
     def __init__(
-        self, seats: list[Seat], clock: TableClock, later: Later, max_spectators: int = 200
+        self, seats: list[Seat], clock: TableClock, post: Post, max_spectators: int = 200
     ) -> None:
         self.seats = seats
         self.clock = clock
-        self.later = later
+        self.post = post
         self.spectators: set[Connection] = set()
         self.max_spectators = max_spectators
 
@@ -73,7 +73,7 @@ class Presence:
             seat.grace = None
             over(seat)
 
-        seat.grace = self.later(seconds, ended)
+        seat.grace = self.clock.later(seconds, partial(self.post, ended))
         seat.grace_due = self.clock.now() + seconds
 
     @staticmethod

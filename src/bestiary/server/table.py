@@ -44,7 +44,7 @@ from bestiary.server.seating import Seating, TableError, check_bot, sentence
 from bestiary.server.seats import Seat, hash_token
 from bestiary.server.store import Store, StoredTable, quick_switches
 from bestiary.server.table_clocks import Alarm, Ticks, TurnClock
-from bestiary.server.table_settings import Handle, TableClock, TableSettings
+from bestiary.server.table_settings import TableClock, TableSettings
 from bestiary.server.wire import change_messages, state_message
 from bestiary.sim.runner import derive_seeds
 
@@ -119,12 +119,13 @@ class Table:
         # its parts
         self.actor = Actor(code)
         self.seating = Seating(code, game, seats)
-        self.presence = Presence(self.seating.seats, self.clock, self._later)
+        # (no part holds the table: one that is done with is freed at once by its count)
+        self.presence = Presence(self.seating.seats, self.clock, self.actor.post)
         self.ticks = Ticks(self.clock, self.pace.tick_seconds)
-        self.alarm = Alarm(self.clock, self.post, self._due)
-        self.turn = TurnClock(self.clock, self.post, self._turn_over)
-        self.outbox = Outbox(store, self.actor.run, self._settled)
-        self.line = Line(self._may_go, code)
+        self.alarm = Alarm(self.clock, self.actor.post)
+        self.turn = TurnClock(self.clock, self.actor.post)
+        self.outbox = Outbox()
+        self.line = Line(code)
 
     # -- the actor -------------------------------------------------------------------------
 
@@ -156,9 +157,6 @@ class Table:
 
     async def ask(self, job: Callable[[], T]) -> T:
         return await self.actor.ask(job)
-
-    def _later(self, delay: float, job: Callable[[], None]) -> Handle:
-        return self.clock.later(delay, partial(self.post, job))
 
     async def stop(self) -> None:
         self.presence.end_graces()
@@ -507,7 +505,16 @@ class Table:
             sends = self._messages(events, actor, ref)
             if finished:
                 sends.append((self.all_connections(), self._table_message()))
-            self.outbox.send_when_committed(sends, len(events))
+            self.outbox.add(sends, len(events))
+            # the store calls back on the loop, in the order asked, while the actor is idle
+            self.store.commit(self._committed)
+        self._settled()
+
+    def _committed(self) -> None:
+        self.actor.run(self._send_committed)  # a job: whatever it causes waits its turn
+
+    def _send_committed(self) -> None:
+        self.outbox.send_oldest()
         self._settled()
 
     def _finish(self) -> None:
@@ -628,7 +635,7 @@ class Table:
         end cancel the alarm)."""
         due = self._next_due()
         if due is not None:
-            self.alarm.want(self._due_at(due))
+            self.alarm.want(self._due_at(due), self._due)
 
     def _due(self) -> None:
         """The alarm: the driver runs what is due (bots' decisions); in a worker thread when a
@@ -676,7 +683,7 @@ class Table:
         if person is None or seconds is None:
             self.turn.stop()
         else:
-            self.turn.run(person, self.seq, seconds)
+            self.turn.run(person, self.seq, seconds, self._turn_over)
 
     def _on_the_clock(self) -> str | None:
         """The person a turn clock runs for now: the first to act who is no bot and has no
@@ -749,7 +756,7 @@ class Table:
 
     def _settled(self) -> None:
         """Run the jobs that waited and may run now, in order, then wait for the clock."""
-        if self.line.run():
+        if self.line.run(self._may_go):
             self._arm()
 
     # -- the store's news --------------------------------------------------------------------

@@ -61,12 +61,14 @@ class Alarm:
 
     A timer already set to ring no later than the time wanted is kept: ringing early, its owner
     finds nothing to do yet and wants again, where a cancel and a new timer on every move cost
-    more. A ring from a timer cancelled after it rang is ignored."""
+    more. A ring from a timer cancelled after it rang is ignored. ``ring`` is held only while the
+    timer is set (a part holds nothing of its owner's for good: a table that is done with is
+    freed at once, not at the next full collection)."""
 
-    def __init__(self, clock: TableClock, post: Post, ring: Callable[[], None]) -> None:
+    def __init__(self, clock: TableClock, post: Post) -> None:
         self.clock = clock
         self.post = post
-        self.ring = ring
+        self._ring: Callable[[], None] | None = None
         self._timer: Handle | None = None
         self._at = 0.0  # when it rings (clock time)
         self._armed = 0  # timers set so far: a ring that is not the latest one's is stale
@@ -75,11 +77,12 @@ class Alarm:
     def set(self) -> bool:
         return self._timer is not None
 
-    def want(self, at: float) -> None:
+    def want(self, at: float, ring: Callable[[], None]) -> None:
         if self._timer is not None:
             if self._at <= at:
                 return
             self.cancel()
+        self._ring = ring
         self._armed += 1
         self._at = at
         wait = max(0.0, at - self.clock.now())
@@ -89,40 +92,42 @@ class Alarm:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._ring = None
         self._armed += 1  # a ring already on its way is stale
 
     def _rang(self, armed: int) -> None:
-        if armed == self._armed:
-            self._timer = None
-            self.ring()
+        ring = self._ring
+        if armed == self._armed and ring is not None:
+            self._timer = self._ring = None
+            ring()
 
 
 class TurnClock:
     """The turn clock of one person: ``run`` (again after every change) gives them ``seconds``
     from now; when they run out, ``over(person, seq)`` (``seq``: the table's when it started)."""
 
-    def __init__(self, clock: TableClock, post: Post, over: Callable[[str, int], None]) -> None:
+    def __init__(self, clock: TableClock, post: Post) -> None:
         self.clock = clock
-        self.over = over
-        self.alarm = Alarm(clock, post, self._rang)
+        self.alarm = Alarm(clock, post)
         self.due: float | None = None
         self.of: tuple[str, int] | None = None  # the person, and the seq it started at
+        self._over: Callable[[str, int], None] | None = None
 
-    def run(self, person: str, seq: int, seconds: float) -> None:
-        self.due, self.of = self.clock.now() + seconds, (person, seq)
-        self.alarm.want(self.due)  # the due time only moves later: the timer set is kept
+    def run(self, person: str, seq: int, seconds: float, over: Callable[[str, int], None]) -> None:
+        self.due, self.of, self._over = self.clock.now() + seconds, (person, seq), over
+        self.alarm.want(self.due, self._rang)  # the due time only moves later: the timer is kept
 
     def stop(self) -> None:
         self.alarm.cancel()
-        self.due = self.of = None
+        self.due = self.of = self._over = None
 
     def left(self) -> float | None:
         return None if self.due is None else max(0.0, self.due - self.clock.now())
 
     def _rang(self) -> None:
-        if self.due is None or self.of is None:
+        if self.due is None or self.of is None or self._over is None:
             return
         if self.due - self.clock.now() > 1e-3:  # restarted since the timer was set
-            self.alarm.want(self.due)
+            self.alarm.want(self.due, self._rang)
             return
-        self.over(*self.of)
+        self._over(*self.of)

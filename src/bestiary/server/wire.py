@@ -154,13 +154,15 @@ def state_message(
     t: float,
     timers: dict[str, float],
     acting: Sequence[str] | None = None,
-    view: dict[str, Any] | None = None,
 ) -> bytes:
-    """``player``'s state message (``None``: a spectator's): its view, its form of ``events``,
-    its legal actions, encoded by orjson in one call. ``acting``: the players who may act (the
-    others' legal lists are empty, the State protocol's ``actors``), when the caller has it;
-    None: every player is asked. ``view``: the view, when the caller has it (``shared``);
-    None: asked of ``state``."""
+    """``player``'s state message (``None``: a spectator's): its view as ``state.view`` gives
+    it, its form of ``events``, its legal actions, encoded by orjson in one call. ``acting``:
+    the players who may act (the others' legal lists are empty, the State protocol's
+    ``actors``), when the caller has it; None: every player is asked.
+
+    (What the seats' views share is encoded again for each: sharing it, spliced or as
+    ``orjson.Fragment`` values, cost more instructions than orjson's encoding it, both games'
+    views being made of objects kept for every seat until the state changes.)"""
     over = state.is_over
     legal: list[Any] = []
     if player is not None and (acting is None or player in acting):
@@ -170,7 +172,7 @@ def state_message(
         "seq": seq,
         "t": t,
         "events": events,
-        "view": state.view(player) if view is None else view,
+        "view": state.view(player),
         "legal": legal,
         "over": over,
     }
@@ -203,45 +205,15 @@ def change_messages(
     game nearly everyone may, so asking who first would only repeat the work)."""
     acting = state.actors if turn_based else None
     sends: list[tuple[list[Receiver], bytes]] = []
-    seen: Encoded = {}  # this move's views' shared values, encoded once (``shared``)
     for seat in seats:
         if not seat.connections:
             continue
         shown = redacted(state, events, seat.name)
         own = ref if seat.index == actor else None
-        view = shared(state.view(seat.name), seen)
-        text = state_message(state, seat.name, shown, own, seq, t, timers, acting, view)
+        text = state_message(state, seat.name, shown, own, seq, t, timers, acting)
         sends.append((list(seat.connections), text))
     watching = list(spectators)
     if watching:
         shown = redacted(state, events, None)
-        view = shared(state.view(None), seen)
-        sends.append(
-            (watching, state_message(state, None, shown, None, seq, t, timers, None, view))
-        )
+        sends.append((watching, state_message(state, None, shown, None, seq, t, timers)))
     return sends
-
-
-# id(value): (value, its JSON); the entry holds the value, so no other object can take its id
-Encoded = dict[int, tuple[Any, Any]]
-
-
-def shared(view: dict[str, Any], seen: Encoded) -> dict[str, Any]:
-    """``view``, each of its values that is a container (dict or list) given as its JSON
-    (an ``orjson.Fragment``, which orjson embeds as it is) made once for all the views that
-    hold that very object (``seen``: this move's).
-
-    A game's ``view`` that hands every seat the same objects for what they see alike (both games
-    keep their public part until the state changes) has that part encoded once a move, not once
-    a seat; a game that makes new objects loses nothing but a dictionary lookup per value. The
-    message is byte for byte what ``orjson.dumps`` makes of the view itself."""
-    out: dict[str, Any] = {}
-    for key, value in view.items():
-        if type(value) is dict or type(value) is list:
-            entry = seen.get(id(value))
-            if entry is None:
-                entry = seen[id(value)] = (value, orjson.Fragment(orjson.dumps(value)))
-            out[key] = entry[1]
-        else:
-            out[key] = value
-    return out
