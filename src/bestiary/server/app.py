@@ -29,7 +29,7 @@ from bestiary.core.agent import LEVELS, bot_entries, bot_levels
 from bestiary.core.driver import pace_option
 from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
-from bestiary.server.bodycap import BodyCap
+from bestiary.server.bodycap import BodyCap, HeaderCap
 from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
 from bestiary.server.health import StoreProbe
@@ -60,6 +60,7 @@ from bestiary.server.table import Table, TableError, TableSettings
 log = logging.getLogger("bestiary.server")
 
 STATIC = Path(__file__).parent / "static"
+MAX_HEADERS = 100  # header lines a request may have (their bytes: gate.MAX_HEAD_BYTES)
 
 # FastAPI's own OpenTelemetry (0.16x): off, as the server exports no traces; left on, every call
 # asked three global providers whether anyone listens
@@ -191,6 +192,7 @@ def create_app(
         **NO_TELEMETRY,
     )
     app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
+    app.add_middleware(HeaderCap, max_headers=MAX_HEADERS)
     app.add_middleware(HostCheck, pages=OwnPages(limits.allowed_hosts))
     app.add_middleware(CountRefusals)  # outermost: it sees every refusal the others make
 
