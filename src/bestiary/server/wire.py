@@ -19,7 +19,7 @@ except ImportError:  # websockets without its C part (as its own frames module f
 
 from bestiary.core.game import Action, State
 from bestiary.core.records import Event
-from bestiary.core.viewer import redacted
+from bestiary.core.viewer import redacted, view_in_parts
 
 # Who receives a message: a socket (``connection.Connection``, which imports this module, so
 # only its type variable here).
@@ -154,15 +154,13 @@ def state_message(
     t: float,
     timers: dict[str, float],
     acting: Sequence[str] | None = None,
+    view: Any = None,
 ) -> bytes:
-    """``player``'s state message (``None``: a spectator's): its view as ``state.view`` gives
-    it, its form of ``events``, its legal actions, encoded by orjson in one call. ``acting``:
-    the players who may act (the others' legal lists are empty, the State protocol's
-    ``actors``), when the caller has it; None: every player is asked.
-
-    (What the seats' views share is encoded again for each: sharing it, spliced or as
-    ``orjson.Fragment`` values, cost more instructions than orjson's encoding it, both games'
-    views being made of objects kept for every seat until the state changes.)"""
+    """``player``'s state message (``None``: a spectator's): its view, its form of ``events``,
+    its legal actions, encoded by orjson in one call. ``acting``: the players who may act (the
+    others' legal lists are empty, the State protocol's ``actors``), when the caller has it;
+    None: every player is asked. ``view``: the view as ``shared_view`` made it; None:
+    ``state.view(player)``."""
     over = state.is_over
     legal: list[Any] = []
     if player is not None and (acting is None or player in acting):
@@ -172,7 +170,7 @@ def state_message(
         "seq": seq,
         "t": t,
         "events": events,
-        "view": state.view(player),
+        "view": state.view(player) if view is None else view,
         "legal": legal,
         "over": over,
     }
@@ -205,15 +203,53 @@ def change_messages(
     game nearly everyone may, so asking who first would only repeat the work)."""
     acting = state.actors if turn_based else None
     sends: list[tuple[list[Receiver], bytes]] = []
+    made: Made = {}  # this move's encoded view parts (``shared_view``)
     for seat in seats:
         if not seat.connections:
             continue
         shown = redacted(state, events, seat.name)
         own = ref if seat.index == actor else None
-        text = state_message(state, seat.name, shown, own, seq, t, timers, acting)
+        view = shared_view(state, seat.name, made)
+        text = state_message(state, seat.name, shown, own, seq, t, timers, acting, view)
         sends.append((list(seat.connections), text))
     watching = list(spectators)
     if watching:
         shown = redacted(state, events, None)
-        sends.append((watching, state_message(state, None, shown, None, seq, t, timers)))
+        view = shared_view(state, None, made)
+        sends.append(
+            (watching, state_message(state, None, shown, None, seq, t, timers, None, view))
+        )
     return sends
+
+
+# id(part): (part, its JSON between the braces); the entry holds the part, so no other object
+# can take its id while the move's messages are made
+Made = dict[int, tuple[Any, bytes]]
+
+
+def shared_view(state: State, player: str | None, made: Made) -> Any:
+    """``player``'s view for a message, encoding once a move what the seats' views share.
+
+    A game whose state offers ``view_in_parts`` (``core.game.view_in_parts``: dicts that, merged
+    in order, are the view; a part every seat sees alike is one object until the state changes)
+    has each part encoded once for all the seats (``made``), and the view joined from the
+    encoded parts (an ``orjson.Fragment``, byte for byte ``orjson.dumps(state.view(player))``).
+    A game that offers only ``view`` gets the view itself, which orjson encodes with the
+    message: nothing else is asked of a game. (Sharing values of a whole view instead, by
+    identity, cost more than encoding them again: docs/driver.md.)"""
+    parts = view_in_parts(state, player)
+    if len(parts) == 1:
+        return parts[0]
+    pieces: list[bytes] = [b"{"]  # then each part's JSON and a comma: one join, one copy
+    for part in parts:
+        if not part:
+            continue  # no keys: nothing between the commas
+        found = made.get(id(part))
+        if found is None:
+            found = made[id(part)] = (part, orjson.dumps(part)[1:-1])
+        pieces.append(found[1])
+        pieces.append(b",")
+    if len(pieces) == 1:
+        return orjson.Fragment(b"{}")
+    pieces[-1] = b"}"  # the last comma closes the object
+    return orjson.Fragment(b"".join(pieces))
