@@ -30,8 +30,8 @@ from tests.browser import (  # noqa: E402
     launch,
     seat_page,
 )
+from tests.live import LiveServer  # noqa: E402
 
-from bestiary.server.live import LiveServer  # noqa: E402
 from bestiary.server.table import TableSettings  # noqa: E402
 
 

@@ -24,8 +24,8 @@ from typing import Any
 import orjson
 from sqlalchemy import create_engine
 
-from bestiary.server.leanhttp import LeanHTTP, LobbyError
-from bestiary.server.leansocket import LeanSocket, lean_connect
+from bestiary.bench.leanhttp import LeanHTTP, LobbyError
+from bestiary.bench.leansocket import LeanSocket, lean_connect
 
 SEATS = 4
 # the flags a seeded run adds to the bench's: seeds chosen by the client, no clock that could

@@ -39,8 +39,7 @@ from pathlib import Path
 from scripts.seeded_tables import SEEDED_FLAGS, games_digest, open_and_play
 from scripts.workers_callgrind import callgrind, instructions, own_costs
 
-from bestiary.server.live import free_port
-from bestiary.server.loadtest import BENCH_FLAGS, _levels, _wait_up, server_command
+from bestiary.bench.loadtest import BENCH_FLAGS, _levels, _wait_up, free_port, server_command
 
 
 def one_run(

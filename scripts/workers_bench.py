@@ -87,7 +87,7 @@ def takeover(cluster: Cluster, round_: int) -> str:
 # one run of the bench in a process of its own, importing bestiary from the variant's tree
 ONE_RUN = """
 import json, sys
-from bestiary.server.loadtest import run_server_bench
+from bestiary.bench.loadtest import run_server_bench
 levels = run_server_bench([sys.argv[1]], [int(n) for n in sys.argv[2].split(",")],
     float(sys.argv[3]), workers=int(sys.argv[4]), db=sys.argv[5] or None, echo=print)
 print("LEVELS " + json.dumps([[lv.tables, lv.moves, lv.server_cpu, lv.percentile(0.99)]

@@ -40,9 +40,8 @@ from scripts.seeded_tables import SEEDED_FLAGS, games_digest, open_and_play
 from scripts.workers_bench import row_of
 from tests.pg import throwaway_cluster
 
+from bestiary.bench.loadtest import BENCH_FLAGS, _family, free_port
 from bestiary.server import workers
-from bestiary.server.live import free_port
-from bestiary.server.loadtest import BENCH_FLAGS, _family
 from bestiary.server.store import Store
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from playwright import sync_api
 
-from bestiary.server.live import LiveServer
 from bestiary.server.settings import ServerSettings
+from tests.live import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

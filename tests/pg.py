@@ -23,7 +23,7 @@ from typing import NoReturn
 
 import pytest
 
-from bestiary.server.live import free_port
+from bestiary.bench.loadtest import free_port
 
 USER = "bestiary"  # the cluster's superuser (a database role, not an OS user)
 

@@ -18,7 +18,8 @@ from typing import cast
 
 import httpx
 
-from bestiary.server.live import LiveServer, free_port
+from bestiary.bench.loadtest import free_port
+from tests.live import LiveServer
 
 
 class ServerProcess:

@@ -13,8 +13,8 @@ from bestiary.core import agent as agent_module
 from bestiary.core.agent import register_bot
 from bestiary.core.game import replay
 from bestiary.core.records import parse_lines
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 from playwright import sync_api
 
-from bestiary.server.live import LiveServer
 from bestiary.server.table import TableSettings
 from tests.browser import CHROMIUM, MANY, PAGE_ERRORS, audit, launch, seat_page, wait_until
+from tests.live import LiveServer
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

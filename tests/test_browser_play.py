@@ -14,7 +14,6 @@ from collections.abc import Iterator
 import pytest
 from playwright import sync_api
 
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.table import TableSettings
 from tests.browser import (
     CHROMIUM,
@@ -30,6 +29,7 @@ from tests.browser import (
     seat_page,
     wait_until,
 )
+from tests.live import LiveServer, TableSocket
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

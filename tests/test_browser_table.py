@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from playwright import sync_api
 
-from bestiary.server.live import LiveServer
 from bestiary.server.table import TableSettings
 from tests.browser import (
     CHROMIUM,
@@ -35,6 +34,7 @@ from tests.browser import (
     seat_page,
     wait_until,
 )
+from tests.live import LiveServer
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

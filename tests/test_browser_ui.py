@@ -27,7 +27,6 @@ from playwright import sync_api
 
 from bestiary.core.game import get_game
 from bestiary.critters.decks import DECKS
-from bestiary.server.live import LiveServer
 from bestiary.server.table import TableSettings
 from tests.browser import (
     CHROMIUM,
@@ -41,6 +40,7 @@ from tests.browser import (
     seat_page,
     wait_until,
 )
+from tests.live import LiveServer
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -15,13 +15,13 @@ import pytest
 from bestiary.core.agent import make_bot
 from bestiary.core.driver import PACES, Match, Pace, Played, pace_option
 from bestiary.critters import GAME as CRITTERS
-from bestiary.server.live import LiveServer
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 from bestiary.sim.commands import SimRequest, plan_experiment
 from bestiary.sim.runner import SIM_PACES, GameSpec, play_game, start_match
 from bestiary.wild import GAME as WILD
 from bestiary.wild import Call
+from tests.live import LiveServer
 
 NORMAL = Pace.chosen("normal")  # a live table's default: follows who sits there
 FIRST, LAST = NORMAL.person_reaction_ticks[0], NORMAL.person_reaction_ticks[-1]

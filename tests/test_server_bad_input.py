@@ -12,10 +12,10 @@ import pytest
 
 from bestiary.core.game import get_game
 from bestiary.server import protocol, wire
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 
 @pytest.fixture(scope="module")

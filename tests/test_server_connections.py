@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
-from bestiary.server.live import LiveServer
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer
 
 WAIT = 15.0  # the most any test waits for the server to act (it acts after 1 s timeouts)
 

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 SMALL = {"kinds": {"newt": 12, "vole": 12, "wren": 12}, "wild": 2, "actions": {"no": 4}}
 

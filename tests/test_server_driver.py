@@ -394,7 +394,7 @@ async def clock_started_again(db: Path) -> tuple[float, list[float]]:
         await settle(table)
         state = table.state
         assert state is not None and table.status == "playing"
-        if state.actors == ("ann",) and table._turn_due is not None:
+        if state.actors == ("ann",) and table.turn.due is not None:
             break
         assert clock.step()
     began = clock.now()

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from bestiary.core.game import get_game
-from bestiary.server.live import TableSocket
 from bestiary.server.store import DAMAGED, Store
+from tests.live import TableSocket
 from tests.pg import Cluster, throwaway_cluster
 from tests.serverproc import ServerProcess
 

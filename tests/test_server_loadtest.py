@@ -15,13 +15,13 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
+from bestiary.bench.leanhttp import LeanHTTP, LobbyError
+from bestiary.bench.leansocket import LeanSocket, lean_connect
+from bestiary.bench.loadtest import Client, Level, Turns, _finish_plays, _run, _run_level
 from bestiary.cli import app
-from bestiary.server.leanhttp import LeanHTTP, LobbyError
-from bestiary.server.leansocket import LeanSocket, lean_connect
-from bestiary.server.live import LiveServer
-from bestiary.server.loadtest import Client, Level, Turns, _finish_plays, _run, _run_level
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer
 
 
 class FakeSocket:
@@ -354,7 +354,7 @@ def test_a_level_against_the_real_server_counts_every_answered_move(tmp_path: Pa
 
 def test_bench_server_without_msgspec_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "msgspec", None)  # as if not installed
-    monkeypatch.delitem(sys.modules, "bestiary.server.loadtest")
+    monkeypatch.delitem(sys.modules, "bestiary.bench.loadtest")
     result = CliRunner().invoke(app, ["bench", "server", "--tables", "1"])
     assert result.exit_code != 0
     assert "bench server needs msgspec: pip install 'bestiary[bench]'" in result.output

@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bestiary.server.live import LiveServer
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer
 
 
 @pytest.fixture(scope="module")

@@ -12,10 +12,10 @@ from pathlib import Path
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from bestiary.server.live import LiveServer
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer
 
 NEW = {"game": "wild", "seats": 2, "name": "ann"}
 

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import orjson
 
-from bestiary.server.live import TableSocket
+from tests.live import TableSocket
 from tests.serverproc import ServerProcess
 
 # 150 kinds of 2 cards and 20 Hop Overs: no set can ever be full (issue 22's request).

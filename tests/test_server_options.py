@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from bestiary.server.live import LiveServer
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer
 
 BAD_NIGHTFALL = ["2**64", "Infinity", "-Infinity", "NaN", "-1", "0", "1e400", "3601", '"soon"']
 

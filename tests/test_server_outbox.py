@@ -15,7 +15,7 @@ import orjson
 from bestiary.server import connection
 from bestiary.server.connection import Connection
 from bestiary.server.gate import DIRECT
-from bestiary.server.live import LiveServer, TableSocket
+from tests.live import LiveServer, TableSocket
 from tests.serverproc import ServerProcess
 
 

@@ -12,9 +12,9 @@ import pytest
 from bestiary.core.agent import register_bot
 from bestiary.core.game import replay
 from bestiary.core.records import parse_lines
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 ACTION_CARDS = ("ultimate_collector", "hop_over", "game_changer")
 

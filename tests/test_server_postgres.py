@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from typer.testing import CliRunner
 
+from bestiary.bench.loadtest import free_port
 from bestiary.cli import app
-from bestiary.server.live import free_port
 from bestiary.server.store import Store, StoreUnavailable
 from tests.pg import Cluster, throwaway_cluster
 from tests.test_server_restart import finished_games_survive_restart, game_survives_restart

@@ -23,9 +23,10 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from bestiary.server.live import LiveServer, free_port
+from bestiary.bench.loadtest import free_port
 from bestiary.server.settings import ServerSettings
 from bestiary.server.workers import nginx_config
+from tests.live import LiveServer
 
 DOC = Path(__file__).parent.parent / "docs" / "operating.md"
 NEW = {"game": "wild", "seats": 2, "name": "ann"}

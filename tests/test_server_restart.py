@@ -9,9 +9,9 @@ from pathlib import Path
 
 from bestiary.core.game import replay
 from bestiary.core.records import parse_lines
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 SEEDED = ServerSettings(allow_seeds=True)  # seeded deals make the views comparable
 

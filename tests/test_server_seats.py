@@ -10,12 +10,12 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from bestiary.server import table_messages, wire
-from bestiary.server.live import LiveServer, TableSocket
+from bestiary.server import table, wire
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.run import WS_MAX_SIZE
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +128,7 @@ def test_watchers_are_capped_and_share_one_message(
         shares.append(sorted(len(conns) for conns, _ in sends))
         return sends
 
-    monkeypatch.setattr(table_messages, "change_messages", counted)
+    monkeypatch.setattr(table, "change_messages", counted)
     ann = TableSocket(server, code, made["token"])
     state = ann.wait_state(lambda m: bool(m["legal"]), "ann's turn")
     ann.act(state["legal"][0], ref="go")

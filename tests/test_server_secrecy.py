@@ -13,8 +13,8 @@ from typing import Any
 
 from bestiary.core.game import get_game, replay
 from bestiary.core.records import parse_lines
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 
 def play_to_the_end(

@@ -14,7 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from bestiary.server.live import TableSocket
+from tests.live import TableSocket
 from tests.serverproc import ServerProcess
 
 LIMITS = (

@@ -15,7 +15,12 @@ from websockets.protocol import SERVER, Protocol
 
 from bestiary.core.game import get_game, redacted
 from bestiary.server.gate import _between_frames
-from bestiary.server.wire import change_messages, client_texts, state_message, text_frame
+from bestiary.server.wire import (
+    change_messages,
+    client_texts,
+    state_message,
+    text_frame,
+)
 
 
 @given(st.text(max_size=70_000))
@@ -42,7 +47,7 @@ class Place:
 def test_each_move_sends_each_seat_its_own_view_and_only_actors_legal_actions() -> None:
     """Played out by random moves: every connected seat gets exactly the message it would get
     alone (its view, its redacted events, its legal actions, or none when it may not act), byte
-    for byte, though the parts of the views the seats share are encoded once; the one seat
+    for byte; the one seat
     without a socket gets nothing, and the watchers share one public message."""
     for name in ("critters", "wild"):
         game = get_game(name)

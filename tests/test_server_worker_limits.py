@@ -21,7 +21,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from bestiary.server.live import free_port
+from bestiary.bench.loadtest import free_port
 from bestiary.server.shards import shard_of
 from bestiary.server.store import Store
 from bestiary.server.workers import Workers

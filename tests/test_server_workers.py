@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 from websockets.sync.client import ClientConnection, connect
 
+from bestiary.bench.loadtest import free_port
 from bestiary.cli import app
 from bestiary.core.game import replay
-from bestiary.server.live import free_port
 from bestiary.server.shards import (
     CODE_ALPHABET,
     first_living,

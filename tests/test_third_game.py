@@ -26,8 +26,8 @@ from bestiary.core.agent import make_bot
 from bestiary.core.driver import Match
 from bestiary.core.game import game_names, get_game, replay
 from bestiary.core.records import dumps, parse_lines
-from bestiary.server.live import LiveServer, TableSocket
 from bestiary.server.table import TableSettings
+from tests.live import LiveServer, TableSocket
 
 runner = CliRunner()
 

@@ -181,7 +181,7 @@ def bench_command(
 
     if game == "server":
         try:
-            from bestiary.server.loadtest import run_server_bench
+            from bestiary.bench.loadtest import run_server_bench
         except ModuleNotFoundError as err:
             if err.name != "msgspec":
                 raise

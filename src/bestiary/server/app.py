@@ -11,6 +11,7 @@ import contextlib
 import inspect
 import logging
 import math
+from collections import Counter
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
@@ -28,11 +29,19 @@ from bestiary.core.agent import LEVELS, bot_entries, bot_levels
 from bestiary.core.driver import pace_option
 from bestiary.core.game import games as registered_games
 from bestiary.core.records import iter_lines
-from bestiary.server.bodycap import BodyCap
+from bestiary.server.bodycap import BodyCap, HeaderCap
 from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
+from bestiary.server.health import StoreProbe
 from bestiary.server.keeper import Moving, join
 from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
+from bestiary.server.metrics import (
+    CONTENT_TYPE_LATEST,
+    CountRefusals,
+    Reading,
+    app_registry,
+    exposition,
+)
 from bestiary.server.origins import HostCheck, OwnPages
 from bestiary.server.protocol import (
     ActionMessage,
@@ -51,6 +60,7 @@ from bestiary.server.table import Table, TableError, TableSettings
 log = logging.getLogger("bestiary.server")
 
 STATIC = Path(__file__).parent / "static"
+MAX_HEADERS = 100  # header lines a request may have (their bytes: gate.MAX_HEAD_BYTES)
 
 # FastAPI's own OpenTelemetry (0.16x): off, as the server exports no traces; left on, every call
 # asked three global providers whether anyone listens
@@ -138,6 +148,7 @@ def create_app(
     defaults = settings or TableSettings()
     limits = server or ServerSettings()
     holder: dict[str, Lobby] = {}
+    probes: dict[str, StoreProbe] = {}
     quotas = AddressLimits(limits, lambda address: lobby().tables.held(address))
 
     @contextlib.asynccontextmanager
@@ -155,6 +166,8 @@ def create_app(
             log.info("restored %d tables", restored)
         lobby.start()
         holder["lobby"] = lobby
+        name = "server" if limits.worker is None else f"worker-{limits.worker}"
+        probe = probes["store"] = StoreProbe(db_url, name)
         writer = asyncio.get_running_loop().create_task(store.run_writer())
         try:
             yield
@@ -169,6 +182,7 @@ def create_app(
                 keeper.leave()
             if quotas.shared is not None:
                 quotas.shared.close()
+            probe.close()
 
     app = FastAPI(
         title="bestiary",
@@ -178,7 +192,9 @@ def create_app(
         **NO_TELEMETRY,
     )
     app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
-    app.add_middleware(HostCheck, pages=OwnPages(limits.allowed_hosts))  # outermost: first
+    app.add_middleware(HeaderCap, max_headers=MAX_HEADERS)
+    app.add_middleware(HostCheck, pages=OwnPages(limits.allowed_hosts))
+    app.add_middleware(CountRefusals)  # outermost: it sees every refusal the others make
 
     @app.exception_handler(RequestValidationError)
     async def one_sentence(_request: Request, err: RequestValidationError) -> JSONResponse:
@@ -228,6 +244,38 @@ def create_app(
         folder = rules.info.faces.web_folder()
         if folder is not None:
             app.mount(f"/games/{rules.info.name}", StaticFiles(directory=folder))
+
+    @app.get("/healthz", response_class=PlainTextResponse)
+    async def healthz() -> Response:
+        """200 ``ok`` when this process answers and its store commits a test write now; 503
+        and the reason when it does not (a load balancer takes the process out meanwhile)."""
+        if "lobby" not in holder:
+            return PlainTextResponse("starting\n", 503)
+        store = holder["lobby"].store
+        reason = f"the store cannot commit: {store.down}" if store.down else None
+        if reason is None:
+            reason = await probes["store"].check()
+        if reason is not None:
+            return PlainTextResponse(f"unhealthy: {reason}\n", 503, {"Retry-After": "1"})
+        return PlainTextResponse("ok\n")
+
+    def reading() -> Reading | None:
+        held = holder.get("lobby")
+        if held is None:
+            return None
+        tables = held.tables.values
+        return Reading(
+            lambda: dict(Counter(table.status for table in tables())),
+            lambda: sum(len(table.all_connections()) for table in tables()),
+            lambda: held.store.queued,
+        )
+
+    registry = app_registry(reading)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """This process's figures in Prometheus' text format (docs/operations-endpoints.md)."""
+        return Response(exposition(registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:

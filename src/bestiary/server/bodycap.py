@@ -1,4 +1,5 @@
-"""An HTTP body cap enforced before the body is read (ASGI middleware, in front of FastAPI).
+"""An HTTP body cap enforced before the body is read, and a cap on the number of request
+headers (ASGI middleware, in front of FastAPI).
 
 A declared ``Content-Length`` over the cap is answered 413 at once, without reading a byte of
 the body; a chunked body is read only up to the cap and answered 413 the moment it passes it.
@@ -47,6 +48,25 @@ class BodyCap:
     async def _refuse(self, send: Send) -> None:
         detail = f"a request body may be at most {self.max_bytes} bytes."
         await answer(send, 413, {"detail": detail})
+
+
+class HeaderCap:
+    """A request (or a socket's handshake) with more than ``max_headers`` header lines is
+    refused: 431 over HTTP, a refused handshake for a socket. Their bytes are bounded before
+    this, while they arrive (``gate``)."""
+
+    def __init__(self, app: ASGIApp, max_headers: int) -> None:
+        self.app = app
+        self.max_headers = max_headers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan" or len(scope["headers"]) <= self.max_headers:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "http":
+            detail = f"a request may have at most {self.max_headers} headers."
+            await answer(send, 431, {"detail": detail})
+        else:
+            await send({"type": "websocket.close", "code": 1008})
 
 
 def replaying(message: Message, receive: Receive) -> Receive:

@@ -1,165 +1,90 @@
-"""Durable before visible: a table's events are stored, committed, and only then sent.
+"""Durable before visible: a table's outbox of messages waiting for their events' commit, and its
+line of jobs waiting their turn.
 
-Jobs that would touch the game wait their turn (in order) while bots think or events are
-being committed; while the store is down the table pauses, says so, and resumes with
-nothing lost.
+``Outbox``: the messages made from each group of new events wait there while the store commits
+the events; the store says when everything queued so far is committed, in the order asked, and
+only then are the oldest group's messages sent. ``Line``: jobs that would touch the game while
+bots think or events are being committed wait, in order, and run once they may.
 """
 
 from __future__ import annotations
 
+import logging
 import time
+from collections import deque
 from collections.abc import Callable
 
-from bestiary.core.driver import Played
-from bestiary.core.records import Event
-from bestiary.server.protocol import error_message
-from bestiary.server.table_core import STORAGE_DOWN, TableCore, log
+from bestiary.server.connection import Connection
+from bestiary.server.metrics import COMMITS
+
+log = logging.getLogger("bestiary.server")
+
+Sends = list[tuple[list[Connection], bytes]]  # each message, with the sockets it goes to
 
 
-class Commits(TableCore):
-    """Durable before visible: a table's events are stored, committed, and only then sent."""
+class Outbox:
+    """Messages waiting for the commit of the events they show, oldest first. The table asks the
+    store to commit (``Store.commit``), which calls back in the order it was asked, and sends
+    the oldest group then."""
 
-    def _hold(self, job: Callable[[], None], reveals: bool = False) -> bool:
-        """Whether game job ``job`` must wait (and is kept, in order, until it may run): the
-        table's bots are thinking, an earlier job waits, something is due first (which starts
-        now), or ``job`` ``reveals`` the state (a socket's first view) while events of it are
-        not yet committed. Otherwise the driver's clock is brought to now and ``job`` runs."""
-        if self._may_run(reveals):
-            return False
-        self._keep(job, reveals)
-        return True
+    def __init__(self) -> None:
+        self._groups: deque[tuple[Sends, int, float]] = deque()  # messages, events, since
 
-    def _may_run(self, reveals: bool = False) -> bool:
-        """``_hold`` without the job: False if the job must be kept (``_keep``). A move asks
-        this first, so that the job it would keep is only made when it waits."""
-        match = self.match
-        queued = bool(self._held) and not self._settling
-        blocked = queued or (reveals and self._unsent > 0)
-        free = self._busy is None and self.paused is None and self.status == "playing"
-        free = free and self.halted is None
-        if free and not blocked and match is not None:
-            due, now = match.next_due(), self._now_tick()  # one reading: the clock moves on
-            if due is not None and due <= now:
-                self._due()
-            else:
-                match.advance(now)  # nothing is due by then: this only sets the tick
-        return self._busy is None and not blocked
+    @property
+    def unsent(self) -> int:
+        """Groups of events made but not yet committed (so not yet sent)."""
+        return len(self._groups)
 
-    def _keep(self, job: Callable[[], None], reveals: bool = False) -> None:
-        if self._settling:
+    def add(self, sends: Sends, events: int) -> None:
+        self._groups.append((sends, events, time.perf_counter()))
+
+    def send_oldest(self) -> None:
+        """The oldest group's events are committed: its messages go out."""
+        sends, events, since = self._groups.popleft()
+        COMMITS.committed(events, time.perf_counter() - since)
+        for conns, text in sends:
+            for conn in conns:
+                conn.send_text(text)
+
+
+class Line:
+    """Jobs waiting their turn, in order (of table ``name``)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._held: deque[tuple[Callable[[], None], bool]] = deque()
+        self._running = False
+
+    def __bool__(self) -> bool:
+        return bool(self._held)
+
+    def waiting(self) -> bool:
+        """Jobs wait, and none of them is running now (a job that runs may itself go on)."""
+        return bool(self._held) and not self._running
+
+    def keep(self, job: Callable[[], None], reveals: bool = False) -> None:
+        if self._running:
             self._held.appendleft((job, reveals))  # it was first in line: it stays first
         else:
             self._held.append((job, reveals))
 
-    def _publish(
-        self,
-        played: list[Played],
-        actor: int | None,
-        ref: int | str | None,
-        t: float | None = None,
-        always: bool = False,
-    ) -> None:
-        """Number, stamp and store new events; they are sent once the store has them."""
-        match = self.match
-        assert match is not None and self.state is not None
-        for fault in match.faults:
-            log.warning("table %s: %s", self.code, fault)
-        match.faults.clear()
-        events: list[Event] = []
-        for step in played:
-            stamp = round(self._tick_time(step.tick) if t is None else t, 3)
-            # The driver's own moves are its bots' and, for a seat no bot plays, the answer
-            # the clock gave when it ran out: marked, so the log says so (records ignore it).
-            timed_out = actor is None and step.by is not None and step.by not in match.agents
-            for event in step.events:
-                if timed_out and event.get("by") == step.by:
-                    event = {**event, "timeout": True}
-                self.seq += 1
-                self.store.append_event(self.code, self.seq, {**event, "t": stamp})
-                events.append(event)
-        self._busy = None  # whatever thought these events is done
-        if events or always:
-            self._turn_clock()  # before the messages are made: they show it
-        if events or always:
-            finished = self.state.is_over and self.status == "playing"
-            if finished:
-                self._finish()
-            # Messages are made now, from the state these events made, and sent once they are
-            # committed; meanwhile the table plays on (later events are sent after these).
-            sends = self._messages(events, actor, ref)
-            if finished:
-                sends.append((self._all_connections(), self._table_message()))
-            self._unsent += 1
-            self._unsent_sends.append(sends)
-            # Sent by the store's writer itself, on the loop, right after the commit: no inbox
-            # round trip per group (the actor is idle whenever a callback runs). The store calls
-            # back in the order it was asked, so each call sends the oldest group.
-            self.store.commit(self._commit_done)
-        self._settled()
-
-    def _commit_done(self) -> None:
-        self._job(self._committed)  # a job of this actor: whatever it causes waits its turn
-
-    def _committed(self) -> None:
-        self._unsent -= 1
-        for conns, text in self._unsent_sends.popleft():
-            for conn in conns:
-                conn.send_text(text)
-        self._settled()
-
-    def _settled(self) -> None:
-        """Run the jobs that waited and may run now, in order, then wait for the clock."""
-        if self._settling:
-            return  # a waiting job's own events: the loop below goes on with the next one
-        self._settling = True
+    def run(self, may_go: Callable[[bool], bool]) -> bool:
+        """Run the jobs that may run now, in order: ``may_go(reveals)`` says whether the first
+        may (``reveals``: the job shows the state, so it waits for every commit). False when
+        already running (a waiting job's own events: the loop running it goes on)."""
+        if self._running:
+            return False
+        self._running = True
         try:
-            while self._held and self._busy is None:
+            while self._held:
                 job, reveals = self._held[0]
-                if reveals and self._unsent > 0:
+                if not may_go(reveals):
                     break
                 self._held.popleft()
                 try:
                     job()
                 except Exception:
-                    log.exception("table %s: job failed", self.code)
+                    log.exception("table %s: job failed", self.name)
         finally:
-            self._settling = False
-        self._arm()
-
-    def _finish(self) -> None:
-        self._stop_turn_clock()
-        self.status = "finished"
-        self.finished = time.time()
-        for seat in self.seats:
-            if seat.grace:
-                seat.grace.cancel()
-            seat.grace = None
-        self._cancel_timer()
-        self._save_table()
-
-    def _storage(self, reason: str | None) -> None:
-        """The store's news (run by its writer on the loop): down (with why), or back."""
-        if self.status != "playing":
-            return
-        if reason is not None and self.paused is None:
-            self.paused = reason
-            self._paused_at = self.clock.now()
-            self._cancel_timer()
-            log.warning("table %s: paused, storage unavailable (%s)", self.code, reason)
-            self._tell(error_message("storage", STORAGE_DOWN))
-        elif reason is None and self.paused is not None:
-            self._t0 += self.clock.now() - self._paused_at  # no tick passed while paused
-            self.paused = None
-            log.warning("table %s: storage is back, play resumes", self.code)
-            self._tell({"type": "notice", "code": "storage_back", "message": "storage is back."})
-            self._arm()
-
-    def move_out(self, why: str) -> None:
-        """Another server process serves this table from now on (``server.keeper``): nothing more
-        is played here, and every socket is told ``moving`` and closed (clients reconnect)."""
-        self.paused = why
-        self.store.unwatch(self._storage)
-        self._cancel_timer()
-        self._tell(error_message("moving", why))
-        for conn in self._all_connections():
-            conn.close()
+            self._running = False
+        return True

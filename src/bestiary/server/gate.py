@@ -11,7 +11,10 @@ HTTP and WebSocket protocols so that every connection passes the :class:`Gate` f
   closed to make room (a flood of idle connections cannot lock a new client out); only when
   every connection is busy is the newcomer refused;
 - a request (headers and body) must arrive within ``header_timeout`` seconds of the connection
-  or of its first byte, else the connection is closed (slowloris).
+  or of its first byte, else the connection is closed (slowloris);
+- a request's head (its line and headers) may be at most ``MAX_HEAD_BYTES``: past that, while it
+  still arrives, it is answered 431 and the connection closed (uvicorn's httptools protocol keeps
+  every header it is sent; the number of header lines is ``bodycap.HeaderCap``'s).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from websockets.protocol import OPEN
 from websockets.streams import StreamReader
 
 from bestiary.server.buckets import client_key
+from bestiary.server.metrics import refused
 from bestiary.server.wire import client_texts, text_frame
 
 log = logging.getLogger("bestiary.server")
@@ -43,6 +47,15 @@ DIRECT = "bestiary.direct"
 # counts, the answers to its own control frames (pongs) too: a client that pings and never reads
 # grew the server by a megabyte per megabyte it sent.
 WRITE_BUFFER_LIMIT = 1 << 20
+
+# A request line and headers larger than this are refused while they arrive (nginx's default
+# `large_client_header_buffers` is 4 of 8 KiB; a browser's are a few KiB).
+MAX_HEAD_BYTES = 32 * 1024
+_HEAD_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    b"content-type: application/json\r\ncontent-length: 54\r\nconnection: close\r\n\r\n"
+    b'{"detail":"the request\'s headers are far too large."}\n'
+)
 
 
 @dataclass
@@ -80,9 +93,11 @@ class Gate:
         address = None if self._trusted(host) else client_key(host, self.ipv6_prefix)
         if address is not None and self._per_address[address] >= self.max_per_address:
             self.refused += 1
+            refused("connections_per_address")
             return False
         if len(self._open) >= self.max_connections and not self._evict_idle():
             self.refused += 1
+            refused("connections_full")
             return False
         self._open[transport] = _Entry(address)
         if address is not None:
@@ -102,6 +117,7 @@ class Gate:
         for transport, entry in self._open.items():
             if not entry.busy:
                 self.evicted += 1
+                refused("idle_connection_evicted")
                 self.release(transport)
                 transport.close()
                 return True
@@ -284,6 +300,7 @@ def gated_protocols(
         _late: asyncio.TimerHandle | None = None
         _admitted = False
         _in_request = False
+        _head: int | None = 0  # bytes of this request received before its headers ended
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             if not gate.admit(transport):
@@ -304,7 +321,23 @@ def gated_protocols(
             if self._late is None and not self._in_request:
                 self._arm()  # the first byte of a kept-alive connection's next request
             self._in_request = True
+            if self._head is not None:
+                self._head += len(data)
+                if self._head > MAX_HEAD_BYTES:
+                    self._head_too_large()
+                    return
             super().data_received(data)
+
+        def on_headers_complete(self) -> None:
+            self._head = None  # the body is the body cap's
+            super().on_headers_complete()
+
+        def _head_too_large(self) -> None:
+            refused("head_too_large")
+            self._disarm()
+            transport: Any = self.transport
+            transport.write(_HEAD_TOO_LARGE)
+            transport.close()
 
         def _arm(self) -> None:
             self._disarm()
@@ -319,6 +352,7 @@ def gated_protocols(
             self._late = None
             transport: Any = self.transport
             if transport.get_protocol() is self and not transport.is_closing():
+                refused("request_too_slow")
                 gate.release(transport)
                 transport.close()
 
@@ -329,6 +363,7 @@ def gated_protocols(
 
         def on_response_complete(self) -> None:
             self._in_request = False
+            self._head = 0
             gate.idle(self.transport)
             super().on_response_complete()
 

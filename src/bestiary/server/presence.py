@@ -1,122 +1,87 @@
-"""Who is at a table: sockets seated or watching, and a stand-in after a grace period.
+"""Who is at a table: the sockets of each seat, the watchers, and each absent seat's grace.
 
-A seat whose last socket left gets ``grace_seconds``; then a bot stands in until its player
-is back. Every message to all sockets goes out through ``_tell`` or ``_announce``.
+A seat whose last socket left gets a grace period (``start_grace``); when it ends, the table
+decides what happens (a stand-in). Every message to all sockets goes out through ``send``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Any
 
-from bestiary.core.agent import default_bot
 from bestiary.server.connection import Connection
-from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message
 from bestiary.server.seats import Seat
-from bestiary.server.table_core import STORAGE_DOWN, TableCore, TableError
+from bestiary.server.table_settings import TableClock
+
+Post = Callable[[Callable[[], None]], None]  # runs a job inside the table's actor
 
 
-class Presence(TableCore):
-    """Who is at a table: sockets seated or watching, and a stand-in after a grace period."""
+class Presence:
+    """The sockets at a table of ``seats``, and the grace timers of absent seats."""
 
-    def attach(self, conn: Connection, token: str | None, version: int) -> None:
-        """A socket said hello: seat it (with a valid token) or let it watch."""
-        if self._hold(partial(self.attach, conn, token, version), reveals=True):
-            return  # it will be sent the committed state, not one still being written
-        if version != PROTOCOL_VERSION:
-            conn.send(
-                error_message("bad_version", f"this server speaks protocol {PROTOCOL_VERSION}.")
-            )
-            conn.close()
-            return
-        seat: Seat | None = None
-        if token is not None:
-            try:
-                seat = self._seat_of(token)
-            except TableError as err:
-                conn.send(error_message("bad_token", str(err)))
-                conn.close()
-                return
-        if seat is None and len(self.spectators) >= self.max_spectators:
-            conn.send(error_message("full", "this table has as many watchers as it takes."))
-            conn.close()
-            return
-        if seat is not None:
-            self._seat_back(seat)  # before the view is made: it shows her turn with its clock
-        conn.send(
-            {
-                "type": "welcome",
-                "v": PROTOCOL_VERSION,
-                "seat": seat.index if seat else None,
-                "player": seat.name if seat else None,
-                "table": self.info(),
-            }
-        )
-        if self.state is not None:
-            conn.send_text(self._state_message(seat.name if seat else None, [], None))
-        if self.paused is not None:
-            conn.send(error_message("storage", STORAGE_DOWN))
-        if self.halted is not None:
-            conn.send(error_message("halted", f"this game is halted: {self.halted}"))
+    def __init__(
+        self, seats: list[Seat], clock: TableClock, post: Post, max_spectators: int = 200
+    ) -> None:
+        self.seats = seats
+        self.clock = clock
+        self.post = post
+        self.spectators: set[Connection] = set()
+        self.max_spectators = max_spectators
+
+    def room_to_watch(self) -> bool:
+        return len(self.spectators) < self.max_spectators
+
+    def add(self, conn: Connection, seat: Seat | None) -> bool:
+        """``conn`` sits at ``seat`` (None: watches); True when it is that seat's first."""
         if seat is None:
             self.spectators.add(conn)
-        else:
-            conn.seat = seat.index
-            seat.connections.add(conn)
-            if len(seat.connections) == 1:
-                self._announce()
+            return False
+        conn.seat = seat.index
+        seat.connections.add(conn)
+        return len(seat.connections) == 1
 
-    def detach(self, conn: Connection) -> None:
+    def remove(self, conn: Connection) -> Seat | None:
+        """``conn`` has gone; the seat it leaves empty, if it does."""
         self.spectators.discard(conn)
         if conn.seat is None:
-            return
+            return None
         seat = self.seats[conn.seat]
         seat.connections.discard(conn)
-        if not seat.connections:
-            self._seat_left(seat)
-            self._announce()
+        return None if seat.connections else seat
 
-    def _seat_back(self, seat: Seat) -> None:
-        """A socket of ``seat``'s player came: no stand-in for it, and the one playing steps
-        aside."""
-        if seat.grace:
-            seat.grace.cancel()
-            seat.grace = None
-        if seat.agent is not None and seat.bot is None:
-            self._seat_agent(seat, None)
-
-    def _seat_left(self, seat: Seat) -> None:
-        if self.status != "playing" or seat.bot is not None or seat.grace is not None:
-            return
-        seat.grace = self._later(self.settings.grace_seconds, lambda: self._grace_over(seat))
-        seat.grace_due = self.clock.now() + self.settings.grace_seconds
-
-    def _all_connections(self) -> list[Connection]:
+    def connections(self) -> list[Connection]:
         conns = list(self.spectators)
         for seat in self.seats:
             conns.extend(seat.connections)
         return conns
 
-    def _grace_over(self, seat: Seat) -> None:
-        seat.grace = None
-        if seat.connections or self.status != "playing" or seat.name is None:
-            return
-        if self._hold(partial(self._grace_over, seat)):
-            return
-        try:
-            name = self.settings.stand_in or default_bot(self.game_name, self._budget())
-        except ValueError:
-            return  # a game with no bot: the seat simply waits for its player
-        self._seat_agent(seat, name)
-        self._announce()
-
-    def _announce(self) -> None:
-        """Tell every socket at the table who sits where (seats, bots, presence, status)."""
-        message = self._table_message()
-        for conn in self._all_connections():
-            conn.send_text(message)
-
-    def _tell(self, message: dict[str, Any]) -> None:
-        text = encode(message)
-        for conn in self._all_connections():
+    def send(self, text: bytes) -> None:
+        for conn in self.connections():
             conn.send_text(text)
+
+    def close_all(self) -> None:
+        for conn in self.connections():
+            conn.close()
+
+    def start_grace(self, seat: Seat, seconds: float, over: Callable[[Seat], None]) -> None:
+        """``seat``'s player has ``seconds`` to come back; then ``over(seat)`` runs (unless a
+        grace already runs for it)."""
+        if seat.grace is not None:
+            return
+
+        def ended() -> None:
+            seat.grace = None
+            over(seat)
+
+        seat.grace = self.clock.later(seconds, partial(self.post, ended))
+        seat.grace_due = self.clock.now() + seconds
+
+    @staticmethod
+    def end_grace(seat: Seat) -> None:
+        if seat.grace:
+            seat.grace.cancel()
+        seat.grace = None
+
+    def end_graces(self) -> None:
+        for seat in self.seats:
+            self.end_grace(seat)

@@ -14,6 +14,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 # what goes on the wire is made in ``wire`` (compiled), and named here too
+from bestiary.server.metrics import refused
 from bestiary.server.wire import encode as encode
 from bestiary.server.wire import legal_json as legal_json
 
@@ -103,4 +104,5 @@ def _size(text: str | bytes) -> int:
 
 
 def error_message(code: str, message: str, ref: int | str | None = None) -> dict[str, Any]:
+    refused(code)  # every refusal a socket is told counts (GET /metrics)
     return {"type": "error", "code": code, "message": message, "ref": ref}

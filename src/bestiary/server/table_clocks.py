@@ -1,139 +1,133 @@
-"""A table's time: the driver's ticks in wall time, its one timer and a person's turn clock.
+"""A table's time: the driver's ticks in wall time, a kept timer, and a person's turn clock.
 
-The timer waits for ``match.next_due()``; the turn clock gives a person to move
-``turn_seconds``, then the table's quick bot makes that one move for them.
+Each is a small object over the table's clock (``TableClock``; tests step a fake one), which the
+table composes: ``Ticks`` turns wall time into the driver's ticks (standing still while the store
+is down), ``Alarm`` is one timer kept while it rings no later than wanted, and ``TurnClock`` gives
+the person to move ``turn_seconds`` before the table moves for them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
-from bestiary.core.agent import default_bot, make_bot
-from bestiary.core.driver import Played
-from bestiary.server.table_core import TableCore
+from bestiary.server.table_settings import Handle, TableClock
+
+Post = Callable[[Callable[[], None]], None]  # runs a job inside the table's actor
 
 
-class Clocks(TableCore):
-    """A table's time: the driver's ticks in wall time, its one timer and a person's turn clock."""
+class Ticks:
+    """Tick ``n`` of the driver starts ``n * tick_seconds`` after ``start``; ``offset`` seconds of
+    play came before tick 0 (a restored game). While paused no tick passes."""
 
-    def _now_tick(self) -> int:
-        return max(0, int((self.clock.now() - self._t0) / self.pace.tick_seconds + 1e-9))
+    def __init__(self, clock: TableClock, tick_seconds: float) -> None:
+        self.clock = clock
+        self.tick_seconds = tick_seconds
+        self.t0 = 0.0  # clock time of tick 0
+        self.offset = 0.0
+        self.paused_at: float | None = None
 
-    def _game_time(self) -> float:
-        """Seconds of play so far (the clock stands still while the store is down)."""
-        if self.match is None:
-            return 0.0
-        now = self._paused_at if self.paused is not None else self.clock.now()
-        return self._t_offset + now - self._t0
+    def start(self) -> None:
+        self.t0 = self.clock.now()
 
-    def _tick_time(self, tick: int) -> float:
-        return self._t_offset + tick * self.pace.tick_seconds
+    def pause(self) -> None:
+        if self.paused_at is None:
+            self.paused_at = self.clock.now()
 
-    def _stop_turn_clock(self) -> None:
-        if self._turn is not None:
-            self._turn.cancel()
-        self._turn = self._turn_due = self._turn_of = None
-        self._turn_armed += 1  # a ring already on its way is stale
+    def resume(self) -> None:
+        if self.paused_at is not None:
+            self.t0 += self.clock.now() - self.paused_at  # no tick passed while paused
+            self.paused_at = None
 
-    def _turn_clock(self) -> None:
-        """Start the turn clock of the person who must move now, if any (again after every
-        change; answers have the driver's own answer clock).
+    def now_tick(self) -> int:
+        return max(0, int((self.clock.now() - self.t0) / self.tick_seconds + 1e-9))
 
-        Its one timer is kept while the clock runs: the due time only moves later, so a timer
-        set for an earlier one rings early and waits again (``_turn_rang``), where a cancel and
-        a new timer on every move cost more."""
-        seconds, person = self.settings.turn_seconds, self._on_the_clock()
-        if person is None or seconds is None:
-            self._stop_turn_clock()
-            return
-        self._turn_due, self._turn_of = self.clock.now() + seconds, (person, self.seq)
-        if self._turn is None:
-            self._turn_armed += 1
-            self._turn = self._later(seconds, partial(self._turn_rang, self._turn_armed))
+    def starts_at(self, tick: int) -> float:
+        """Clock time at which ``tick`` starts."""
+        return self.t0 + tick * self.tick_seconds
 
-    def _on_the_clock(self) -> str | None:
-        """The person a turn clock runs for now: the first to act who is no bot and has no
-        answer clock of the driver's (None: no turn clock, or a real-time game)."""
-        state, match = self.state, self.match
-        if self.settings.turn_seconds is None or self.game.info.real_time:
-            return None
-        if state is None or match is None or state.is_over or self.status != "playing":
-            return None
-        person = next((p for p in state.actors if p not in match.agents), None)
-        if person is None or state.timeout_action(person) is not None:
-            return None
-        return person
+    def played(self) -> float:
+        """Seconds of play so far (the clock stands still while paused)."""
+        now = self.paused_at if self.paused_at is not None else self.clock.now()
+        return self.offset + now - self.t0
 
-    def _turn_rang(self, armed: int) -> None:
-        """The turn clock's timer: the person's time is up, or it was started again since."""
-        if armed != self._turn_armed or self._turn_due is None or self._turn_of is None:
-            return  # stopped (or set again) after this timer rang
-        self._turn = None
-        left = self._turn_due - self.clock.now()
-        if left > 1e-3:  # restarted since this timer was set: wait for the rest
-            self._turn_armed += 1
-            self._turn = self._later(left, partial(self._turn_rang, self._turn_armed))
-            return
-        self._turn_over(*self._turn_of)
+    def played_at(self, tick: int) -> float:
+        """Seconds of play at the start of ``tick``."""
+        return self.offset + tick * self.tick_seconds
 
-    def _turn_over(self, player: str, seq: int) -> None:
-        """The clock ran out: the table's quick bot makes this one move for ``player``."""
-        if self.seq != seq or self.status != "playing" or self.paused is not None:
-            if self.seq == seq and self.status == "playing":
-                self._turn_clock()  # paused: the player gets a whole turn when play resumes
-            return
-        if self._hold(partial(self._turn_over, player, seq)):
-            return
-        state, match = self.state, self.match
-        if self.seq != seq or state is None or match is None or player in match.agents:
-            return
-        if player not in state.actors or not (legal := state.legal_actions(player)):
-            return
-        try:
-            stand_in = make_bot(self.game_name, default_bot(self.game_name, 0.0), player, 0)
-        except ValueError:
-            return  # a game with no bot: the table waits for its player
-        action = stand_in.act(state.view(player), legal) or legal[0]
-        events = match.submit(player, action)
-        self._publish([Played(match.tick, player, events)], None, None, t=self._game_time())
 
-    def _cancel_timer(self) -> None:
+class Alarm:
+    """One timer that runs ``ring`` (inside the actor) at the time last ``want``-ed.
+
+    A timer already set to ring no later than the time wanted is kept: ringing early, its owner
+    finds nothing to do yet and wants again, where a cancel and a new timer on every move cost
+    more. A ring from a timer cancelled after it rang is ignored. ``ring`` is held only while the
+    timer is set (a part holds nothing of its owner's for good: a table that is done with is
+    freed at once, not at the next full collection)."""
+
+    def __init__(self, clock: TableClock, post: Post) -> None:
+        self.clock = clock
+        self.post = post
+        self._ring: Callable[[], None] | None = None
+        self._timer: Handle | None = None
+        self._at = 0.0  # when it rings (clock time)
+        self._armed = 0  # timers set so far: a ring that is not the latest one's is stale
+
+    @property
+    def set(self) -> bool:
+        return self._timer is not None
+
+    def want(self, at: float, ring: Callable[[], None]) -> None:
         if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._armed += 1  # a ring already on its way is stale
-
-    def _next_due(self) -> int | None:
-        """The driver's next due tick, if the table may run it now (playing, not busy)."""
-        match = self.match
-        if match is None or self._busy or self.paused or self.halted or self.status != "playing":
-            return None
-        return match.next_due()
-
-    def _due_at(self, tick: int) -> float:
-        """Table-clock time to start tick ``tick`` (early by the bots' lead)."""
-        return self._t0 + tick * self.pace.tick_seconds - self._lead
-
-    def _arm(self) -> None:
-        """Wait for the driver's next due tick (checked again after every change).
-
-        One timer is kept while it rings no later than that tick, or while nothing is due (a
-        ring then finds nothing to run): ringing early, it only waits again (``_due``), where a
-        cancel and a new timer on every move cost more. Pauses, halts and the end cancel it."""
-        due = self._next_due()
-        if due is None:
-            return
-        at = self._due_at(due)
-        if self._timer is not None:
-            if self._timer_at <= at:
+            if self._at <= at:
                 return
-            self._cancel_timer()
+            self.cancel()
+        self._ring = ring
         self._armed += 1
-        self._timer_at = at
+        self._at = at
         wait = max(0.0, at - self.clock.now())
         self._timer = self.clock.later(wait, partial(self.post, partial(self._rang, self._armed)))
 
-    def _rang(self, armed: int) -> None:
-        if armed == self._armed:  # not cancelled after it rang
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
             self._timer = None
-            self._due()
+        self._ring = None
+        self._armed += 1  # a ring already on its way is stale
+
+    def _rang(self, armed: int) -> None:
+        ring = self._ring
+        if armed == self._armed and ring is not None:
+            self._timer = self._ring = None
+            ring()
+
+
+class TurnClock:
+    """The turn clock of one person: ``run`` (again after every change) gives them ``seconds``
+    from now; when they run out, ``over(person, seq)`` (``seq``: the table's when it started)."""
+
+    def __init__(self, clock: TableClock, post: Post) -> None:
+        self.clock = clock
+        self.alarm = Alarm(clock, post)
+        self.due: float | None = None
+        self.of: tuple[str, int] | None = None  # the person, and the seq it started at
+        self._over: Callable[[str, int], None] | None = None
+
+    def run(self, person: str, seq: int, seconds: float, over: Callable[[str, int], None]) -> None:
+        self.due, self.of, self._over = self.clock.now() + seconds, (person, seq), over
+        self.alarm.want(self.due, self._rang)  # the due time only moves later: the timer is kept
+
+    def stop(self) -> None:
+        self.alarm.cancel()
+        self.due = self.of = self._over = None
+
+    def left(self) -> float | None:
+        return None if self.due is None else max(0.0, self.due - self.clock.now())
+
+    def _rang(self) -> None:
+        if self.due is None or self.of is None or self._over is None:
+            return
+        if self.due - self.clock.now() > 1e-3:  # restarted since the timer was set
+            self.alarm.want(self.due, self._rang)
+            return
+        self._over(*self.of)

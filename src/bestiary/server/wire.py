@@ -157,9 +157,10 @@ def state_message(
     view: Any = None,
 ) -> bytes:
     """``player``'s state message (``None``: a spectator's): its view, its form of ``events``,
-    its legal actions. ``acting``: the players who may act (the others' legal lists are empty,
-    the State protocol's ``actors``), when the caller has it; None: every player is asked.
-    ``view``: the view, encoded already (``view_json``); None: asked of ``state``."""
+    its legal actions, encoded by orjson in one call. ``acting``: the players who may act (the
+    others' legal lists are empty, the State protocol's ``actors``), when the caller has it;
+    None: every player is asked. ``view``: the view as ``shared_view`` made it; None:
+    ``state.view(player)``."""
     over = state.is_over
     legal: list[Any] = []
     if player is not None and (acting is None or player in acting):
@@ -202,43 +203,50 @@ def change_messages(
     game nearly everyone may, so asking who first would only repeat the work)."""
     acting = state.actors if turn_based else None
     sends: list[tuple[list[Receiver], bytes]] = []
-    made: dict[int, tuple[Any, bytes]] = {}  # this move's view parts, encoded (view_json)
+    made: Made = {}  # this move's encoded view parts (``shared_view``)
     for seat in seats:
         if not seat.connections:
             continue
         shown = redacted(state, events, seat.name)
         own = ref if seat.index == actor else None
-        view = view_json(state, seat.name, made)
+        view = shared_view(state, seat.name, made)
         text = state_message(state, seat.name, shown, own, seq, t, timers, acting, view)
         sends.append((list(seat.connections), text))
     watching = list(spectators)
     if watching:
         shown = redacted(state, events, None)
-        view = view_json(state, None, made)
+        view = shared_view(state, None, made)
         sends.append(
             (watching, state_message(state, None, shown, None, seq, t, timers, None, view))
         )
     return sends
 
 
-def view_json(state: State, player: str | None, made: dict[int, tuple[Any, bytes]]) -> Any:
-    """``player``'s view, encoded (an ``orjson.Fragment``, which ``encode`` embeds as it is),
-    byte for byte ``encode(state.view(player))``.
+# id(part): (part, its JSON between the braces); the entry holds the part, so no other object
+# can take its id while the move's messages are made
+Made = dict[int, tuple[Any, bytes]]
 
-    Its parts (``core.game.view_in_parts``) are encoded once for all the seats of a move:
-    ``made`` holds each part met so far, by identity, with its JSON between the braces; the
-    part is held with it, so no later part can have its id while ``made`` lives. The part every
-    seat sees alike was most of each message's encoding, four times a move. (Carrying ``made``
-    from move to move, for the parts a game hands out again, cut a few more instructions and
-    measured slower at 200 tables: docs/benchmarks.md.)"""
+
+def shared_view(state: State, player: str | None, made: Made) -> Any:
+    """``player``'s view for a message, encoding once a move what the seats' views share.
+
+    A game whose state offers ``view_in_parts`` (``core.game.view_in_parts``: dicts that, merged
+    in order, are the view; a part every seat sees alike is one object until the state changes)
+    has each part encoded once for all the seats (``made``), and the view joined from the
+    encoded parts (an ``orjson.Fragment``, byte for byte ``orjson.dumps(state.view(player))``).
+    A game that offers only ``view`` gets the view itself, which orjson encodes with the
+    message: nothing else is asked of a game. (Sharing values of a whole view instead, by
+    identity, cost more than encoding them again: docs/driver.md.)"""
+    parts = view_in_parts(state, player)
+    if len(parts) == 1:
+        return parts[0]
     pieces: list[bytes] = [b"{"]  # then each part's JSON and a comma: one join, one copy
-    for part in view_in_parts(state, player):
+    for part in parts:
         if not part:
             continue  # no keys: nothing between the commas
-        key = id(part)
-        found = made.get(key)
+        found = made.get(id(part))
         if found is None:
-            found = made[key] = (part, orjson.dumps(part)[1:-1])
+            found = made[id(part)] = (part, orjson.dumps(part)[1:-1])
         pieces.append(found[1])
         pieces.append(b",")
     if len(pieces) == 1:

@@ -15,6 +15,7 @@ import contextlib
 import gc
 import os
 import random
+import socket
 import subprocess
 import sys
 import tempfile
@@ -30,14 +31,21 @@ import httpx
 import msgspec
 import orjson
 
+from bestiary.bench.leanhttp import LeanHTTP, LobbyError
+from bestiary.bench.leansocket import LeanSocket, lean_connect
 from bestiary.core.agent import bot_entries
 from bestiary.core.game import game_names, get_game
-from bestiary.server.leanhttp import LeanHTTP, LobbyError
-from bestiary.server.leansocket import LeanSocket, lean_connect
-from bestiary.server.live import free_port
 from bestiary.server.run import settle_heap
 
 SEATS = 4
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 @dataclass

@@ -7,7 +7,6 @@ Tests, browser tests and examples use these to talk to the real app over real so
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -17,19 +16,13 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from bestiary.bench.loadtest import free_port
 from bestiary.server.app import create_app
 from bestiary.server.run import uvicorn_config
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 
 Message = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class LiveServer:
