@@ -55,7 +55,9 @@ def _options(
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+    from bestiary.tui.plain import escaped
+
+    typer.echo(f"error: {escaped(message)}", err=True)
     return typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -86,13 +88,19 @@ def replay_command(
         state = replay(header, events)
     except RecordError as err:
         raise _fail(f"{file}: {err}") from None
+    from bestiary.tui.plain import json_escaped, record_for_terminal
+
     summary = state.summary()
     if as_json:
-        typer.echo(json.dumps(summary, ensure_ascii=False))
+        typer.echo(json_escaped(json.dumps(summary, ensure_ascii=False)))
         return
     from bestiary.tui.run import view_replay
 
-    view_replay(header, events)
+    try:
+        shown = record_for_terminal(header, events)
+    except ValueError as err:
+        raise _fail(f"{file}: {err}") from None
+    view_replay(*shown)
 
 
 @app.command("play")
