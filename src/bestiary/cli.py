@@ -298,6 +298,13 @@ def serve_command(
             "--allow-seeds", help="Let `POST /start` choose the deal's seed (testing servers only)."
         ),
     ] = False,
+    api_docs: Annotated[
+        bool,
+        typer.Option(
+            "--api-docs",
+            help="Serve /docs, the API's reference page (Swagger UI, loaded from a CDN).",
+        ),
+    ] = False,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -391,6 +398,7 @@ def serve_command(
             open_table_seconds=open_table_seconds,
             max_spectators=max_spectators,
             allow_seeds=allow_seeds,
+            api_docs=api_docs,
             trusted_proxies=tuple(trusted_proxy or ()),
             allowed_hosts=tuple(allowed_host or ()),
             joins_per_minute=joins_per_minute,

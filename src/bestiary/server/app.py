@@ -18,7 +18,8 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
@@ -34,6 +35,7 @@ from bestiary.server.connection import Connection
 from bestiary.server.keeper import Moving, join
 from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
 from bestiary.server.origins import HostCheck, OwnPages
+from bestiary.server.pages import SWAGGER_CDN, SWAGGER_VERSION, page
 from bestiary.server.protocol import (
     ActionMessage,
     BadMessage,
@@ -175,6 +177,11 @@ def create_app(
         version="1",
         summary="Lobby and tables for Call of the Wild and the critter set-collection game.",
         lifespan=lifespan,
+        # the API's reference page runs a CDN's script: only when the operator asks (--api-docs)
+        docs_url=None,
+        redoc_url=None,
+        # a redirect would be built from the Host a proxy passes, which may lack the port
+        redirect_slashes=False,
         **NO_TELEMETRY,
     )
     app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
@@ -218,9 +225,26 @@ def create_app(
         except TableError as err:
             raise HTTPException(400, str(err)) from None
 
+    index_page = (STATIC / "index.html").read_text(encoding="utf-8")
+
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def index() -> HTMLResponse:
+        return page(index_page)
+
+    if limits.api_docs:
+        docs_page = bytes(
+            get_swagger_ui_html(
+                openapi_url="/openapi.json",
+                title="bestiary API",
+                swagger_js_url=f"{SWAGGER_CDN}/npm/swagger-ui-dist@{SWAGGER_VERSION}/swagger-ui-bundle.js",
+                swagger_css_url=f"{SWAGGER_CDN}/npm/swagger-ui-dist@{SWAGGER_VERSION}/swagger-ui.css",
+                swagger_favicon_url="data:,",
+            ).body
+        ).decode()
+
+        @app.get("/docs", include_in_schema=False)
+        async def api_docs() -> HTMLResponse:
+            return page(docs_page, scripts_from=SWAGGER_CDN)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # Each game package's own browser board, served under the game's name (GameInfo.faces).
