@@ -33,7 +33,7 @@ from bestiary.server.bodycap import BodyCap
 from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
 from bestiary.server.keeper import Moving, join
-from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
+from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby
 from bestiary.server.origins import HostCheck, OwnPages
 from bestiary.server.pages import SWAGGER_CDN, SWAGGER_VERSION, page
 from bestiary.server.protocol import (
@@ -294,9 +294,14 @@ def create_app(
     async def tables(
         offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+        before: Annotated[str | None, Query(max_length=64)] = None,
     ) -> dict[str, Any]:
-        """One page of open tables, games in play and finished games, newest first."""
-        return lobby().listing(offset, limit)
+        """One page of open tables, games in play and finished games, newest first; the next
+        page of finished games is ``?before=`` the page's ``next``."""
+        try:
+            return lobby().listing(offset, limit, before)
+        except BadCursor as err:
+            raise HTTPException(400, f"bad request: {err}.") from None
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: CreateTable, http: Request) -> Seated:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 import secrets
 import time
 from collections import OrderedDict
@@ -28,6 +29,7 @@ log = logging.getLogger("bestiary.server")
 PAGE = 50  # tables per list in one lobby page (and the most a page may ask for: MAX_PAGE)
 MAX_PAGE = 100
 MAX_OFFSET = 1_000
+CURSOR_CODE = re.compile(r"^[A-Z0-9]{1,16}$")
 LARGEST = 2**53  # beyond this a number is not exact in every client's JSON
 
 
@@ -179,8 +181,15 @@ class Lobby:
         self._changed(table)
         return table
 
-    def listing(self, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
-        """One page of open tables, games in play and finished games (newest first), and totals."""
+    def listing(
+        self, offset: int = 0, limit: int = PAGE, before: str | None = None
+    ) -> dict[str, Any]:
+        """One page of open tables, games in play and finished games (newest first), and totals.
+
+        Finished games page on by ``next`` (given back as ``before``): a page costs the same
+        however many games have finished. ``offset`` pages every list (finished games too, up
+        to MAX_OFFSET). BadCursor if ``before`` is not a ``next`` this server gave."""
+        after = _cursor(before) if before is not None else None
         held: list[Table | dict[str, Any]] = [*self.tables.values()]
         if self.keeper is not None:  # and every other worker's, as their notices say
             held += self.keeper.others()
@@ -191,17 +200,19 @@ class Lobby:
             {
                 "code": s.code,
                 "game": s.game,
-                "status": s.status,
+                "status": "finished",
                 "players": [seat["name"] for seat in s.seats],
                 "winners": s.winners or [],
                 "finished": s.finished,
             }
-            for s in self.store.finished(limit=offset + limit)[offset:]
+            for s in self.store.finished(limit, 0 if after else offset, after)
         ]
+        last = finished[-1] if len(finished) == limit else None
         return {
             "open": [_info(t) for t in open_[offset : offset + limit]],
             "playing": [_info(t) for t in playing[offset : offset + limit]],
             "finished": finished,
+            "next": last and f"{last['finished']!r}~{last['code']}",
             "offset": offset,
             "total": {"open": len(open_), "playing": len(playing)},
         }
@@ -270,6 +281,21 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.stop()
         self.store.close()
+
+
+class BadCursor(ValueError):
+    """A ``before`` that is not a ``next`` the listing gave."""
+
+
+def _cursor(text: str) -> tuple[float, str]:
+    when, _, code = text.partition("~")
+    try:
+        finished = float(when)
+    except ValueError:
+        finished = math.nan
+    if not math.isfinite(finished) or not CURSOR_CODE.match(code):
+        raise BadCursor("before must be the 'next' of a listing's page of finished games")
+    return finished, code
 
 
 # a table in the listing: one held here, or another worker's as its lobby info

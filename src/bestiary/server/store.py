@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import orjson
 from sqlalchemy import (
@@ -43,10 +43,12 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
     insert,
     inspect,
+    or_,
     select,
     update,
 )
@@ -72,6 +74,9 @@ tables_table = Table(
     Column("created", Float, nullable=False),
     Column("started", Float, nullable=True),
     Column("finished", Float, nullable=True),
+    # the lobby's finished games, newest first, a page at a time: read from the index's end,
+    # so a page costs the same however many games have finished (Store.finished)
+    Index("tables_status_finished", "status", "finished", "code"),
 )
 
 events_table = Table(
@@ -112,6 +117,16 @@ class StoredTable:
     started: float | None
     finished: float | None
     events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class FinishedGame(NamedTuple):
+    """A finished game as the lobby lists it (the store's row without header or events)."""
+
+    code: str
+    game: str
+    seats: list[dict[str, Any]]
+    winners: list[str] | None
+    finished: float
 
 
 OLD_CODE_INDEX = "ix_events_code"
@@ -283,6 +298,8 @@ class Store:
                 self.engine = create_engine(url, pool_pre_ping=True)
             metadata.create_all(self.engine)
             _drop_code_index(self.engine)
+            for index in tables_table.indexes:  # create_all adds none to an older store's table
+                index.create(self.engine, checkfirst=True)
         except (SQLAlchemyError, ImportError, ArgumentError) as exc:  # no driver: ImportError
             raise _unavailable(url, exc) from exc
         # Events go in as the driver's own executemany: the hot path of every move, where
@@ -699,16 +716,19 @@ class Store:
             self._read_events(conn, table)
         return table
 
-    def finished(self, limit: int = 50) -> list[StoredTable]:
-        """The most recently finished games, newest first, without their events."""
+    def finished(
+        self, limit: int = 50, offset: int = 0, before: tuple[float, str] | None = None
+    ) -> list[FinishedGame]:
+        """Finished games, newest first (ties by code), ``offset`` on or, given ``before``
+        (a game's ``(finished, code)``), those after it: only what the lobby lists of each."""
+        c = tables_table.c
+        query = select(c.code, c.game, c.seats, c.winners, c.finished).where(c.status == "finished")
+        if before is not None:
+            when, code = before
+            query = query.where(or_(c.finished < when, and_(c.finished == when, c.code < code)))
+        query = query.order_by(c.finished.desc(), c.code.desc()).offset(offset).limit(limit)
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(tables_table)
-                .where(tables_table.c.status == "finished")
-                .order_by(tables_table.c.finished.desc())
-                .limit(limit)
-            ).mappings()
-            return [StoredTable(**dict(r)) for r in rows]
+            return [FinishedGame(*row) for row in conn.execute(query)]
 
     def _read_events(self, conn: Any, table: StoredTable) -> None:
         rows = conn.execute(
