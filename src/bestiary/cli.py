@@ -298,6 +298,13 @@ def serve_command(
             "--allow-seeds", help="Let `POST /start` choose the deal's seed (testing servers only)."
         ),
     ] = False,
+    wal_limit: Annotated[
+        float,
+        typer.Option(
+            "--wal-limit",
+            help="SQLite: MiB its write-ahead log may reach before it is checkpointed and cut.",
+        ),
+    ] = SERVER.wal_limit_mib,
     api_docs: Annotated[
         bool,
         typer.Option(
@@ -399,6 +406,7 @@ def serve_command(
             max_spectators=max_spectators,
             allow_seeds=allow_seeds,
             api_docs=api_docs,
+            wal_limit_mib=wal_limit,
             trusted_proxies=tuple(trusted_proxy or ()),
             allowed_hosts=tuple(allowed_host or ()),
             joins_per_minute=joins_per_minute,

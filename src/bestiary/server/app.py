@@ -144,7 +144,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db_url)
+        store = Store(db_url, wal_limit=int(limits.wal_limit_mib * 1024 * 1024))
         lobby = Lobby(store, defaults, limits)
         keeper = None
         if limits.worker is not None:  # one of several processes (keeper.py, ownership.py)

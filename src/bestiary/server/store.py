@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import queue
 import sys
 import threading
@@ -27,6 +28,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import groupby
 from operator import itemgetter
 from typing import Any, NamedTuple, Protocol
@@ -146,7 +148,7 @@ def _drop_code_index(engine: Engine) -> None:
         log.warning("could not drop the redundant index %s: %s", OLD_CODE_INDEX, exc)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(wal_limit: int, dbapi_connection: Any, _record: Any) -> None:
     # WAL + NORMAL: a commit does not wait for the disk each time, yet survives a crash of
     # the process (only a power cut can lose the last commits).
     cursor = dbapi_connection.cursor()
@@ -156,6 +158,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # the log into the database, then waiting for the disk) stalled every table for up to
     # 113 ms. The store checkpoints in a thread of its own instead (Store._checkpoint).
     cursor.execute("PRAGMA wal_autocheckpoint=0")
+    # Whenever the log starts over from its beginning, its file is cut back to this size.
+    cursor.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
     cursor.close()
 
 
@@ -167,6 +171,14 @@ SWITCH_SECONDS = 0.001
 
 # how often, at most, SQLite's write-ahead log is copied into the database (beside the loop)
 CHECKPOINT_SECONDS = 1.0
+# SQLite's write-ahead log is kept under about this size (plus what a tenth of a second of
+# writing adds; `serve --wal-limit`).
+# A passive checkpoint beside a writer that commits every millisecond never catches up with the
+# last frames, and the log only starts over once a checkpoint has copied every frame in it: so
+# past this size the writer holds its next group while one checkpoint copies the rest and cuts
+# the file to nothing (TRUNCATE). The loop serves on meanwhile; only commits wait.
+WAL_LIMIT_BYTES = 64 * 1024 * 1024
+WAL_LOOK_SECONDS = 0.1
 
 
 def quick_switches() -> None:
@@ -284,8 +296,11 @@ class Store:
     databases answer over a connection, so their commits run in one thread (``inline`` chooses).
     """
 
-    def __init__(self, url: str, inline: bool | None = None) -> None:
+    def __init__(
+        self, url: str, inline: bool | None = None, wal_limit: int = WAL_LIMIT_BYTES
+    ) -> None:
         self.url = url
+        self.wal_limit = wal_limit
         try:
             sqlite = self._sqlite = make_url(url).get_backend_name() == "sqlite"
             self.inline = sqlite if inline is None else inline
@@ -293,7 +308,7 @@ class Store:
                 self.engine: Engine = create_engine(
                     url, connect_args={"timeout": SQLITE_BUSY_SECONDS}
                 )
-                event.listen(self.engine, "connect", _sqlite_pragmas)
+                event.listen(self.engine, "connect", partial(_sqlite_pragmas, wal_limit))
             else:  # a server may drop connections (restart, pg_terminate_backend): test first
                 self.engine = create_engine(url, pool_pre_ping=True)
             metadata.create_all(self.engine)
@@ -335,6 +350,7 @@ class Store:
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint") if sqlite else None
         )
         self._checkpoint_due = 0.0
+        self._wal_looked = 0.0  # when the writer last looked at the log's size
         self.owners: Owners | None = None  # several processes: fences every commit
         # the writer's own connection for batches of events only (one statement, autocommit):
         # kept open, so no pool checkout and no liveness ping per commit
@@ -414,6 +430,8 @@ class Store:
             if not batch and not waiters:
                 continue
             self._pending, self._waiters = [], []
+            if self._wal_full():
+                await asyncio.get_running_loop().run_in_executor(self._checkpoints, self._truncate)
             try:
                 if batch:
                     self._write(batch)
@@ -557,6 +575,31 @@ class Store:
             log.debug("store: checkpoint failed: %s", _reason(exc))
         finally:
             self._checkpoint_due = time.monotonic() + CHECKPOINT_SECONDS
+
+    def _truncate(self) -> None:
+        """The checkpoint thread, while the writer holds its commits: copy every frame and cut
+        the log to nothing. A reader still on an old snapshot makes it give up after SQLite's
+        busy wait (the log is then cut back on a later try, or when it next starts over)."""
+        try:
+            with self.engine.connect() as conn:
+                busy, frames, copied = conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+            if busy:
+                log.info(
+                    "store: the log could not be cut back yet (%d of %d frames)", copied, frames
+                )
+        except SQLAlchemyError as exc:
+            log.debug("store: checkpoint failed: %s", _reason(exc))
+
+    def _wal_full(self) -> bool:
+        """Whether SQLite's log is past its limit (looked at every WAL_LOOK_SECONDS at most)."""
+        now = time.monotonic()
+        if self._checkpoints is None or now < self._wal_looked + WAL_LOOK_SECONDS:
+            return False
+        self._wal_looked = now
+        try:
+            return os.stat(f"{self.engine.url.database}-wal").st_size > self.wal_limit
+        except (OSError, TypeError):  # no log yet, or a database in memory
+            return False
 
     def _write(self, batch: Sequence[Write]) -> None:
         while True:
