@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
@@ -28,7 +28,6 @@ from starlette.types import Scope
 from bestiary.core.agent import LEVELS, bot_entries, bot_levels
 from bestiary.core.driver import pace_option
 from bestiary.core.game import games as registered_games
-from bestiary.core.records import iter_lines
 from bestiary.server.bodycap import BodyCap
 from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
@@ -47,7 +46,7 @@ from bestiary.server.quick_lobby import QuickCall, QuickLobby
 from bestiary.server.quotas import AddressLimits, Refused, SharedCounts
 from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.settings import ServerSettings
-from bestiary.server.store import Store
+from bestiary.server.store import Store, StoreSlow
 from bestiary.server.table import Table, TableError, TableSettings
 
 log = logging.getLogger("bestiary.server")
@@ -194,12 +193,17 @@ def create_app(
         where = ".".join(str(p) for p in first["loc"] if p != "body") or "the request"
         return JSONResponse({"detail": f"bad request: {where}: {first['msg']}."}, status_code=400)
 
+    @app.exception_handler(StoreSlow)
+    async def store_slow(_request: Request, err: StoreSlow) -> JSONResponse:
+        """A read the database did not answer in time: 503, try again (the loop never waited)."""
+        return JSONResponse({"detail": str(err)}, status_code=503, headers={"Retry-After": "1"})
+
     def lobby() -> Lobby:
         return holder["lobby"]
 
-    def table_or_404(code: str) -> Table:
+    async def table_or_404(code: str) -> Table:
         try:
-            return lobby().get(code)
+            return await lobby().get(code)
         except Moving as moving:  # nginx tries the next worker on a 503
             raise HTTPException(503, str(moving), headers={"Retry-After": "1"}) from None
         except KeyError:
@@ -299,7 +303,7 @@ def create_app(
         """One page of open tables, games in play and finished games, newest first; the next
         page of finished games is ``?before=`` the page's ``next``."""
         try:
-            return lobby().listing(offset, limit, before)
+            return await lobby().listing(offset, limit, before)
         except BadCursor as err:
             raise HTTPException(400, f"bad request: {err}.") from None
 
@@ -338,7 +342,7 @@ def create_app(
         # refusal at any step leaves nothing stored or listed.
         try:
             bots = tuple(bot.bot for bot in request.bots)
-            table = lobby().create(request.game, request.seats, request.options, chosen, bots)
+            table = await lobby().create(request.game, request.seats, request.options, chosen, bots)
             seat, token = table.join(request.name, 0, address)
             for bot in request.bots:
                 table.add_bot(token, bot.bot, bot.seat, bot.name)
@@ -348,12 +352,13 @@ def create_app(
             raise HTTPException(400, str(err)) from None
         lobby().open(table)
         info = await table.ask(table.info)
+        await lobby().store.committed()  # durable before visible: the code and token too
         return Seated(code=table.code, seat=seat, token=token, table=info)
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
         """One table: its seats, status and options."""
-        table = table_or_404(code)
+        table = await table_or_404(code)
         info: dict[str, Any] = await table.ask(table.info)
         return info
 
@@ -363,7 +368,7 @@ def create_app(
         return await seat_player(request, client(http), code)
 
     async def seat_player(request: JoinTable, address: str, code: str) -> Seated:
-        table = table_or_404(code)
+        table = await table_or_404(code)
         try:
             await quotas.take_seat(address, joining=True)
         except Refused as refused:
@@ -374,33 +379,38 @@ def create_app(
             )
         finally:
             quotas.seated(address)
-        return Seated(code=table.code, seat=seat, token=token, table=await table.ask(table.info))
+        info = await table.ask(table.info)
+        await lobby().store.committed()
+        return Seated(code=table.code, seat=seat, token=token, table=info)
 
     @app.post("/api/tables/{code}/bots")
     async def add_bot(code: str, request: AddBot) -> dict[str, Any]:
         """Fill an open seat with a bot (any seated player may)."""
-        table = table_or_404(code)
+        table = await table_or_404(code)
         await in_table(
             table, lambda: table.add_bot(request.token, request.bot, request.seat, request.name)
         )
         info: dict[str, Any] = await table.ask(table.info)
+        await lobby().store.committed()
         return info
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(code: str, request: SeatRequest) -> dict[str, Any]:
         """Give a seat back before the game starts."""
-        table = table_or_404(code)
+        table = await table_or_404(code)
         await in_table(table, lambda: table.leave(request.token))
         info: dict[str, Any] = await table.ask(table.info)
+        await lobby().store.committed()
         return info
 
     @app.post("/api/tables/{code}/remove")
     async def remove_seat(code: str, request: RemoveSeat) -> dict[str, Any]:
         """The host takes a seat back: before the start it opens again; after it, a player who
         stays away loses it to a bot."""
-        table = table_or_404(code)
+        table = await table_or_404(code)
         await in_table(table, lambda: table.remove(request.token, request.seat))
         info: dict[str, Any] = await table.ask(table.info)
+        await lobby().store.committed()
         return info
 
     @app.post("/api/tables/{code}/start")
@@ -409,29 +419,30 @@ def create_app(
         return await start_game(request, "", code)
 
     async def start_game(request: StartTable, _address: str, code: str) -> dict[str, Any]:
-        table = table_or_404(code)
+        table = await table_or_404(code)
         if request.seed is not None and not limits.allow_seeds:
             raise HTTPException(
                 400, "this server deals every game itself; a seed is for testing servers only."
             )
         await in_table(table, lambda: table.start(request.token, request.seed))
         info: dict[str, Any] = await table.ask(table.info)
+        await lobby().store.committed()
         return info
 
     @app.get("/api/tables/{code}/record", response_class=PlainTextResponse)
-    async def record(code: str) -> str:
+    async def record(code: str) -> PlainTextResponse:
         """A finished game's record, as JSON Lines (docs/records.md)."""
         try:
-            header, events = lobby().record(code)
+            return PlainTextResponse(await lobby().record(code))
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
-        return "\n".join(iter_lines(header, events)) + "\n"
 
-    @app.get("/api/tables/{code}/replay")
-    async def replay_frames(code: str) -> dict[str, Any]:
-        """A finished game step by step (public views), and everything revealed at the end."""
+    @app.get("/api/tables/{code}/replay", response_class=JSONResponse)
+    async def replay_frames(code: str) -> Response:
+        """A finished game step by step (public views), and everything revealed at the end:
+        ``{frames: [{event, view}], summary, header, events}``."""
         try:
-            return lobby().replay_frames(code)
+            return Response(await lobby().replay_frames(code), media_type="application/json")
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
 
@@ -454,7 +465,12 @@ def create_app(
             await websocket.close(code=1013)
             return
         try:
-            table = lobby().get(code)
+            table = await lobby().get(code)
+        except StoreSlow as slow:
+            quotas.close_socket(address)
+            await websocket.send_json(error_message("storage", str(slow)))
+            await websocket.close(code=1013)
+            return
         except Moving as moving:  # the client reconnects, and reaches the owner
             quotas.close_socket(address)
             await websocket.send_json(error_message("moving", str(moving)))

@@ -94,11 +94,12 @@ class Keeper:
         else:
             self.lobby.store.write("release", row)
 
-    def where(self, code: str) -> None:
-        """A request for a table we do not hold: raise Moving if it is live somewhere."""
+    async def where(self, code: str) -> None:
+        """A request for a table we do not hold: raise Moving if it is live somewhere (the
+        owners' table is read beside the loop: StoreSlow if the database does not answer)."""
         if code in self.handing or code in self.loading:
             raise Moving(code)
-        if self.cluster.owner_of(code) is not None:
+        if await self.lobby.store.read(self.cluster.owner_of, code) is not None:
             raise Moving(code)
 
     def others(self) -> list[dict[str, Any]]:

@@ -9,16 +9,20 @@ import re
 import secrets
 import time
 from collections import OrderedDict
+from functools import partial
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from bestiary.core.errors import BadOption, RecordError
 from bestiary.core.game import game_names, get_game, redacted, replay
 from bestiary.core.info import GameInfo
+from bestiary.core.records import iter_lines
 from bestiary.server.decks import DeckShelf
 from bestiary.server.live_tables import LiveTables
 from bestiary.server.settings import ServerSettings
 from bestiary.server.shards import CODE_ALPHABET, CODE_LENGTH
-from bestiary.server.store import Store, StoredTable
+from bestiary.server.store import Store, StoredTable, within
 from bestiary.server.table import Table, TableError, TableSettings, _sentence, check_bot
 
 if TYPE_CHECKING:
@@ -29,6 +33,7 @@ log = logging.getLogger("bestiary.server")
 PAGE = 50  # tables per list in one lobby page (and the most a page may ask for: MAX_PAGE)
 MAX_PAGE = 100
 MAX_OFFSET = 1_000
+REPLAY_CACHE_BYTES = 32 * 1024 * 1024  # replays kept as sent, least recently asked dropped first
 CURSOR_CODE = re.compile(r"^[A-Z0-9]{1,16}$")
 LARGEST = 2**53  # beyond this a number is not exact in every client's JSON
 
@@ -60,7 +65,9 @@ class Lobby:
         self._sweeper: asyncio.TimerHandle | None = None
         self._jobs: set[asyncio.Future[None]] = set()
         self.tables = LiveTables()
-        self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._replays: OrderedDict[str, bytes] = OrderedDict()  # replays as sent, newest last
+        self._replay_bytes = 0
+        self._coming_back: dict[str, asyncio.Future[Table]] = {}  # finished tables being restored
         self._expiring: set[str] = set()
         self.keep_finished = self.server.finished_table_seconds
         self.keeper: Keeper | None = None  # one of several workers: what it owns (keeper.py)
@@ -104,7 +111,7 @@ class Lobby:
             del self.tables[table.code]
         await table.stop()
 
-    def create(
+    async def create(
         self,
         game: str,
         seats: int,
@@ -132,7 +139,8 @@ class Lobby:
             rules.new_game([f"seat{i}" for i in range(seats)], options, 0)
         except (ValueError, TypeError, OverflowError) as err:
             raise TableError(f"bad options: {_sentence(err)}") from None
-        table = Table(self._new_code(), game, options, seats, self.store, settings or self.settings)
+        code = await self._new_code()
+        table = Table(code, game, options, seats, self.store, settings or self.settings)
         table.draft = True
         return table
 
@@ -156,32 +164,54 @@ class Lobby:
             self.keeper.opening(table.code)  # its first write claims it
         table._save_table()  # after _add: its lobby change is heard (on_change)
 
-    def _new_code(self) -> str:
+    async def _new_code(self) -> str:
         while True:
             if self.keeper is not None:  # one of several workers: a code of its own shard
                 code = self.keeper.new_code()
             else:
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables and not self.store.exists(code):
+            if code in self.tables:
+                continue
+            if self.store.inline:  # SQLite on the writer's own connection: a local lookup
+                taken = self.store.exists(code)
+            else:  # a database over a connection: beside the loop
+                taken = await self.store.read(self.store.exists, code)
+            if not taken:
                 return code
 
-    def get(self, code: str) -> Table:
-        """The table called ``code``; a finished one is brought back from the store."""
+    async def get(self, code: str) -> Table:
+        """The table called ``code``; a finished one is brought back from the store, beside
+        the loop (KeyError if there is none; Moving if another worker holds it; StoreSlow)."""
         code = code.upper()
         table = self.tables.get(code)
         if table is not None:
             return table
         if self.keeper is not None:
-            self.keeper.where(code)  # live at another worker: Moving
-        stored = self.store.get(code)
+            await self.keeper.where(code)  # live at another worker: Moving
+        coming = self._coming_back.get(code)
+        if coming is None:  # one restore however many ask meanwhile
+            coming = self._coming_back[code] = asyncio.ensure_future(self._bring_back(code))
+            coming.add_done_callback(partial(self._came_back, code))
+        return await within(coming)
+
+    def _came_back(self, code: str, coming: asyncio.Future[Table]) -> None:
+        self._coming_back.pop(code, None)
+        if not coming.cancelled():
+            coming.exception()  # retrieved: a waiter may have given up on it
+
+    async def _bring_back(self, code: str) -> Table:
+        stored = await self.store.beside(self.store.get, code)
         if stored is None or stored.status != "finished":
             raise KeyError(code)
-        table = Table.restore(stored, self.store)
+        # replaying the record is the long part: beside the loop too
+        table = await self.store.beside(Table.restore, stored, self.store)
+        if code in self.tables:  # brought back meanwhile by a path of its own
+            return self.tables[code]
         self._add(table)
         self._changed(table)
         return table
 
-    def listing(
+    async def listing(
         self, offset: int = 0, limit: int = PAGE, before: str | None = None
     ) -> dict[str, Any]:
         """One page of open tables, games in play and finished games (newest first), and totals.
@@ -205,7 +235,9 @@ class Lobby:
                 "winners": s.winners or [],
                 "finished": s.finished,
             }
-            for s in self.store.finished(limit, 0 if after else offset, after)
+            for s in await self.store.read(
+                self.store.finished, limit, 0 if after else offset, after
+            )
         ]
         last = finished[-1] if len(finished) == limit else None
         return {
@@ -240,20 +272,38 @@ class Lobby:
                 del self.tables[table.code]
             await table.stop()
 
-    def record(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """A finished game's record (header, events); KeyError if there is none to show."""
-        stored = self.store.get(code.upper())
+    async def record(self, code: str) -> bytes:
+        """A finished game's record as JSON Lines, read beside the loop (KeyError if there is
+        none to show; StoreSlow)."""
+        return await self.store.read(self._record_lines, code.upper())
+
+    def _record_lines(self, code: str) -> bytes:
+        header, events = self._finished_record(code)
+        return ("\n".join(iter_lines(header, events)) + "\n").encode()
+
+    def _finished_record(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        stored = self.store.get(code)
         if stored is None or stored.status != "finished" or stored.header is None:
             raise KeyError(code)
         return stored.header, stored.events
 
-    def replay_frames(self, code: str) -> dict[str, Any]:
-        """A finished game step by step: the public view after each event, then everything."""
+    async def replay_frames(self, code: str) -> bytes:
+        """A finished game step by step (the public view after each event, then everything)
+        as JSON, worked out beside the loop and kept while the cache's bytes allow."""
         code = code.upper()
-        if code in self._replays:
+        cached = self._replays.get(code)
+        if cached is not None:
             self._replays.move_to_end(code)
-            return self._replays[code]
-        header, events = self.record(code)
+            return cached
+        body = await self.store.read(self._frames, code)
+        self._replays[code] = body
+        self._replay_bytes += len(body)
+        while self._replay_bytes > REPLAY_CACHE_BYTES:
+            self._replay_bytes -= len(self._replays.popitem(last=False)[1])
+        return body
+
+    def _frames(self, code: str) -> bytes:
+        header, events = self._finished_record(code)
         game = str(header["game"])
         rules = get_game(game)
         state = replay(header, [])
@@ -261,19 +311,17 @@ class Lobby:
         for event in events:
             state.apply(rules.action_from_event(event))
             frames.append({"event": redacted(state, [event], None)[0], "view": state.view(None)})
-        result = {
-            "code": code,
-            "game": game,
-            "players": header.get("players", []),
-            "frames": frames,
-            "summary": state.summary(),
-            "header": header,
-            "events": events,
-        }
-        self._replays[code] = result
-        while len(self._replays) > 8:
-            self._replays.popitem(last=False)
-        return result
+        return orjson.dumps(
+            {
+                "code": code,
+                "game": game,
+                "players": header.get("players", []),
+                "frames": frames,
+                "summary": state.summary(),
+                "header": header,
+                "events": events,
+            }
+        )
 
     async def close(self) -> None:
         if self._sweeper is not None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import groupby
 from operator import itemgetter
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import orjson
 from sqlalchemy import (
@@ -178,6 +178,11 @@ CHECKPOINT_SECONDS = 1.0
 # past this size the writer holds its next group while one checkpoint copies the rest and cuts
 # the file to nothing (TRUNCATE). The loop serves on meanwhile; only commits wait.
 WAL_LIMIT_BYTES = 64 * 1024 * 1024
+# A read on behalf of a request (the lobby's list, a finished game, a table's owner) runs in
+# one of these threads, never on the loop, and its request is answered 503 after this long.
+READERS = 4
+READ_SECONDS = 5.0
+T = TypeVar("T")
 WAL_LOOK_SECONDS = 0.1
 
 
@@ -189,6 +194,11 @@ def quick_switches() -> None:
 
 class StoreUnavailable(Exception):
     """The database cannot be opened; the message is one sentence for the user."""
+
+
+class StoreSlow(Exception):
+    """A read on behalf of a request that the database did not answer in time, or refused:
+    the request is answered 503 with this one sentence, and the loop never waited for it."""
 
 
 def _unavailable(url: str, exc: Exception) -> StoreUnavailable:
@@ -350,6 +360,7 @@ class Store:
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint") if sqlite else None
         )
         self._checkpoint_due = 0.0
+        self._reads = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="store-read")
         self._wal_looked = 0.0  # when the writer last looked at the log's size
         self.owners: Owners | None = None  # several processes: fences every commit
         # the writer's own connection for batches of events only (one statement, autocommit):
@@ -374,6 +385,19 @@ class Store:
         """Call ``done`` (on the event loop) once everything queued so far is committed."""
         self._waiters.append(done)
         self._kick()
+
+    async def committed(self) -> None:
+        """Once everything queued so far is committed: a lobby change (a table made, a seat
+        taken) is answered only then, as a move is sent only then. While the store is down
+        this waits, as the tables do."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def told() -> None:
+            if not done.done():  # a request that gave up has cancelled it
+                done.set_result(None)
+
+        self.commit(told)
+        await done
 
     def watch(self, watcher: Watcher) -> None:
         """Tell ``watcher`` when commits start failing (with the reason) and when they work."""
@@ -723,6 +747,14 @@ class Store:
 
     # -- reads ----------------------------------------------------------------------------
 
+    def beside(self, work: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Run ``work(*args)`` in a reader thread (a read, or a replay of what was read)."""
+        return asyncio.get_running_loop().run_in_executor(self._reads, partial(work, *args))
+
+    async def read(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` beside the loop, waited for READ_SECONDS at most (StoreSlow)."""
+        return await within(self.beside(work, *args))
+
     def load(self, statuses: Sequence[str]) -> list[StoredTable]:
         """Tables in the given statuses, with their events (in ``seq`` order).
 
@@ -834,4 +866,19 @@ class Store:
         self._drop_events_conn()
         if self._checkpoints is not None:
             self._checkpoints.shutdown(wait=True)
+        self._reads.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()
+
+
+async def within(work: asyncio.Future[T], seconds: float = READ_SECONDS) -> T:
+    """Wait for a read beside the loop (left to finish on its own if it takes too long):
+    StoreSlow, one sentence, if it is not done within ``seconds`` or the database refused it."""
+    try:
+        return await asyncio.wait_for(asyncio.shield(work), seconds)
+    except TimeoutError:
+        raise StoreSlow(
+            f"the database did not answer within {seconds:g} s; try again shortly."
+        ) from None
+    except SQLAlchemyError as exc:
+        log.warning("store: a read failed: %s", _reason(exc))
+        raise StoreSlow("the database is unavailable; try again shortly.") from None
