@@ -497,12 +497,15 @@ def _worker_flags(argv: list[str]) -> list[str]:
 def routes_command(
     workers: Annotated[list[str], typer.Argument(help="Each worker's host:port, worker 0 first.")],
     listen: Annotated[str, typer.Option(help="What nginx listens on (its `listen`).")] = "80",
+    lease: Annotated[
+        float, typer.Option(help="The workers' --lease: nginx skips a worker silent for two.")
+    ] = SERVER.lease_seconds,
 ) -> None:
     """Print the nginx configuration that routes each table to the worker that owns it."""
     from bestiary.server.shards import nginx_site
 
     try:
-        typer.echo(nginx_site(workers, listen), nl=False)
+        typer.echo(nginx_site(workers, listen, lease), nl=False)
     except ValueError as err:
         raise _fail(str(err)) from None
 

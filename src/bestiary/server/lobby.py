@@ -183,6 +183,8 @@ class Lobby:
         """The table called ``code``; a finished one is brought back from the store, beside
         the loop (KeyError if there is none; Moving if another worker holds it; StoreSlow)."""
         code = code.upper()
+        if self.keeper is not None:  # a copy held across a lapsed lease is never shown
+            self.keeper.check_lease(code)
         table = self.tables.get(code)
         if table is not None:
             return table
