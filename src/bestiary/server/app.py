@@ -32,7 +32,7 @@ from bestiary.server.bodycap import BodyCap
 from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
 from bestiary.server.keeper import Moving, join
-from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby
+from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby, ReplayTooLong
 from bestiary.server.origins import HostCheck, OwnPages
 from bestiary.server.pages import SWAGGER_CDN, SWAGGER_VERSION, page
 from bestiary.server.protocol import (
@@ -443,6 +443,8 @@ def create_app(
         ``{frames: [{event, view}], summary, header, events}``."""
         try:
             return Response(await lobby().replay_frames(code), media_type="application/json")
+        except ReplayTooLong as err:
+            raise HTTPException(413, str(err)) from None
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
 

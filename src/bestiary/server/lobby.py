@@ -33,7 +33,11 @@ log = logging.getLogger("bestiary.server")
 PAGE = 50  # tables per list in one lobby page (and the most a page may ask for: MAX_PAGE)
 MAX_PAGE = 100
 MAX_OFFSET = 1_000
-REPLAY_CACHE_BYTES = 32 * 1024 * 1024  # replays kept as sent, least recently asked dropped first
+# A replay holds every public view of the game: past this many bytes of them it is refused
+# (its record is served instead); the cache keeps replays as sent, least recently asked
+# dropped first.
+MAX_REPLAY_BYTES = 32 * 1024 * 1024
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 CURSOR_CODE = re.compile(r"^[A-Z0-9]{1,16}$")
 LARGEST = 2**53  # beyond this a number is not exact in every client's JSON
 
@@ -309,21 +313,18 @@ class Lobby:
         game = str(header["game"])
         rules = get_game(game)
         state = replay(header, [])
-        frames = [{"event": None, "view": state.view(None)}]
+        parts = [orjson.dumps({"event": None, "view": state.view(None)})]
+        size = len(parts[0])
         for event in events:
             state.apply(rules.action_from_event(event))
-            frames.append({"event": redacted(state, [event], None)[0], "view": state.view(None)})
-        return orjson.dumps(
-            {
-                "code": code,
-                "game": game,
-                "players": header.get("players", []),
-                "frames": frames,
-                "summary": state.summary(),
-                "header": header,
-                "events": events,
-            }
-        )
+            frame = {"event": redacted(state, [event], None)[0], "view": state.view(None)}
+            parts.append(orjson.dumps(frame))
+            size += len(parts[-1]) + 1
+            if size > MAX_REPLAY_BYTES:  # the work, the memory and the answer stay bounded
+                raise ReplayTooLong(code)
+        head = orjson.dumps({"code": code, "game": game, "players": header.get("players", [])})
+        tail = orjson.dumps({"summary": state.summary(), "header": header, "events": events})
+        return b"".join([head[:-1], b',"frames":[', b",".join(parts), b"],", tail[1:]])
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -331,6 +332,16 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.stop()
         self.store.close()
+
+
+class ReplayTooLong(Exception):
+    """A finished game whose step-by-step views pass MAX_REPLAY_BYTES."""
+
+    def __str__(self) -> str:
+        return (
+            f"the replay of {self.args[0]} would pass {MAX_REPLAY_BYTES // (1024 * 1024)} MiB;"
+            f" its record is at /api/tables/{self.args[0]}/record (bestiary replay shows it)."
+        )
 
 
 class BadCursor(ValueError):
