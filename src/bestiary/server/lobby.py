@@ -302,13 +302,15 @@ class Lobby:
             self._replays.move_to_end(code)
             return cached
         body = await self.store.read(self._frames, code)
+        if body is None:
+            raise ReplayTooLong(code)
         self._replays[code] = body
         self._replay_bytes += len(body)
         while self._replay_bytes > REPLAY_CACHE_BYTES:
             self._replay_bytes -= len(self._replays.popitem(last=False)[1])
         return body
 
-    def _frames(self, code: str) -> bytes:
+    def _frames(self, code: str) -> bytes | None:
         header, events = self._finished_record(code)
         game = str(header["game"])
         rules = get_game(game)
@@ -321,7 +323,7 @@ class Lobby:
             parts.append(orjson.dumps(frame))
             size += len(parts[-1]) + 1
             if size > MAX_REPLAY_BYTES:  # the work, the memory and the answer stay bounded
-                raise ReplayTooLong(code)
+                return None  # not raised here: a traceback would keep all this alive
         head = orjson.dumps({"code": code, "game": game, "players": header.get("players", [])})
         tail = orjson.dumps({"summary": state.summary(), "header": header, "events": events})
         return b"".join([head[:-1], b',"frames":[', b",".join(parts), b"],", tail[1:]])
