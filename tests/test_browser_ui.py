@@ -67,7 +67,7 @@ def overflow(page: sync_api.Page) -> int:
 def test_no_page_is_wider_than_its_screen(server: LiveServer, browser: sync_api.Browser) -> None:
     for viewport in (DESKTOP, PHONE):
         where = f"{viewport['width']} px"
-        page = new_page(browser, viewport)
+        page = new_page(browser, viewport, own_policy=True)
         page.goto(server.url + "/")
         page.wait_for_selector("#create")
         for game in ("wild", "critters"):
@@ -306,7 +306,7 @@ def test_sentences_over_every_card_and_move(
     server: LiveServer, browser: sync_api.Browser, game: str, games: int, steps: int
 ) -> None:
     moves = played(game, games, steps)
-    page = new_page(browser)
+    page = new_page(browser, own_policy=True)
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
     said = page.evaluate(NARRATE, [game, moves])
@@ -332,7 +332,7 @@ def test_the_lobby_and_waiting_room_speak_to_players(
 ) -> None:
     """No developer words in the lobby; bots by level with the default marked; the waiting
     room's hint for friends names this server's own port."""
-    page = new_page(browser)
+    page = new_page(browser, own_policy=True)
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
     for game in ("critters", "wild"):
