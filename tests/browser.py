@@ -47,14 +47,21 @@ def launch() -> Iterator[sync_api.Browser]:
 
 
 def new_page(
-    browser: sync_api.Browser, viewport: dict[str, int] | None = None, touch: bool = False
+    browser: sync_api.Browser,
+    viewport: dict[str, int] | None = None,
+    touch: bool = False,
+    own_policy: bool = False,
 ) -> sync_api.Page:
-    """A fresh page; ``touch``: a phone's touch screen (taps, no hover)."""
+    """A fresh page; ``touch``: a phone's touch screen (taps, no hover). ``own_policy``: the
+    server's Content-Security-Policy holds (tests/test_browser_ui.py); otherwise the test's
+    own scripts may run (Playwright evaluates some of its waits as strings, which the policy
+    rightly refuses)."""
     context = browser.new_context(
         viewport=viewport or DESKTOP,  # type: ignore[arg-type]
         reduced_motion="reduce",  # screenshots and timing without animations in between
         has_touch=touch,
         is_mobile=touch,
+        bypass_csp=not own_policy,
     )
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -154,7 +161,9 @@ def wait_until(page: sync_api.Page, check: Callable[[], bool], seconds: float, w
 def audit(page: sync_api.Page, where: str) -> list[str]:
     """axe-core's serious and critical violations on the page, one line each."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
+        # evaluated by the browser's devtools, not as a <script> tag: the page's
+        # Content-Security-Policy (rightly) refuses an inline script of the test's
+        page.evaluate("(() => {" + AXE.read_text() + "\n})()")
     found = page.evaluate(
         """async () => {
           const r = await axe.run(document, {resultTypes: ["violations"]});

@@ -69,7 +69,7 @@ def overflow(page: sync_api.Page) -> int:
 def test_no_page_is_wider_than_its_screen(server: LiveServer, browser: sync_api.Browser) -> None:
     for viewport in (DESKTOP, PHONE):
         where = f"{viewport['width']} px"
-        page = new_page(browser, viewport)
+        page = new_page(browser, viewport, own_policy=True)
         page.goto(server.url + "/")
         page.wait_for_selector("#create")
         for game in ("wild", "critters"):
@@ -325,7 +325,7 @@ def test_sentences_over_every_card_and_move(
 ) -> None:
     path = Path(__file__).parent.parent / "examples" / "decks" / (deck or "")
     moves = played(game, games, steps, {"deck": str(path)} if deck else None)
-    page = new_page(browser)
+    page = new_page(browser, own_policy=True)
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
     said = page.evaluate(NARRATE, [game, moves])
@@ -353,7 +353,7 @@ def test_the_lobby_and_waiting_room_speak_to_players(
 ) -> None:
     """No developer words in the lobby; bots by level with the default marked; the waiting
     room's hint for friends names this server's own port."""
-    page = new_page(browser)
+    page = new_page(browser, own_policy=True)
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
     for game in ("critters", "wild"):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,6 +14,7 @@ import pytest
 from bestiary.server.settings import ServerSettings
 from bestiary.server.table import TableSettings
 from tests.live import LiveServer, TableSocket
+from tests.serverproc import ServerProcess
 
 SMALL = {"kinds": {"newt": 12, "vole": 12, "wren": 12}, "wild": 2, "actions": {"no": 4}}
 
@@ -116,3 +119,38 @@ def test_bad_deck_content_is_one_sentence(server: LiveServer, deck: Any, says: s
     assert answer.status_code == 400
     detail = answer.json()["detail"]
     assert says in detail and detail.endswith(".") and detail.count(". ") == 0
+
+
+def test_bad_special_and_huge_deck_files_are_skipped_and_start_up_goes_on(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "small.json").write_text(json.dumps(SMALL))
+    (folder / "deep.json").write_text("[" * 30_000 + "]" * 30_000)  # within the size bound
+    (folder / "deep.toml").write_text("kinds = " + "[" * 30_000 + "]" * 30_000 + "\n")
+    (folder / "huge.json").write_text('{"kinds": {"newt": ' + "9" * 5000 + "}}")
+    (folder / "huge.toml").write_text("wild = " + "9" * 5000 + "\n")
+    (folder / "big.json").write_text(json.dumps(SMALL) + " " * 10_000_000)
+    os.mkfifo(folder / "fifo.json")  # nothing ever writes: reading it would wait forever
+    (folder / "zero.json").symlink_to("/dev/zero")  # endless
+    (folder / "folder.toml").mkdir()
+    log = tmp_path / "server.log"
+    db = f"sqlite:///{tmp_path / 'd.sqlite'}"
+    with ServerProcess(db, log, server=f"decks=__import__('pathlib').Path({str(folder)!r})") as up:
+        decks = httpx.get(up.url + "/api/decks", timeout=10).json()
+    assert [d["name"] for d in decks] == ["default", "small"]
+    said = log.read_text()
+    for name, why in [
+        ("deep.json", "nested too deeply"),
+        ("deep.toml", "nested too deeply"),
+        ("huge.json", "a number with too many digits"),
+        ("huge.toml", "a number with too many digits"),
+        ("big.json", "larger than"),
+        ("fifo.json", "not a regular file"),
+        ("zero.json", "not a regular file"),
+        ("folder.toml", "not a regular file"),
+    ]:
+        (line,) = [line for line in said.splitlines() if f"deck {folder / name} skipped" in line]
+        assert why in line
+    assert "Traceback" not in said

@@ -15,11 +15,13 @@ import os
 import random
 import sqlite3
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from bestiary.core.game import get_game
@@ -313,3 +315,39 @@ def test_postgres_connections_killed_mid_game(tmp_path: Path, cluster: Cluster) 
     assert killed > 0
     total = compare_with_store(db, code, [(ann, "ann"), (watcher, None)])
     assert max(seen_events(ann)) == total
+
+
+def test_a_table_and_a_seat_are_stored_before_they_are_answered(tmp_path: Path) -> None:
+    # docs/reliability.md, "Durability": durable before visible holds for the lobby's changes too
+    path = tmp_path / "lobby.sqlite"
+    db, log = f"sqlite:///{path}", tmp_path / "server.log"
+    answers: dict[str, httpx.Response] = {}
+
+    def ask(what: str, route: str, body: dict[str, Any]) -> None:
+        answers[what] = httpx.post(f"{server.url}{route}", json=body, timeout=30)
+
+    with ServerProcess(db, log) as server:
+        for what, route, body in [
+            ("create", "/api/tables", {"game": "critters", "seats": 3, "name": "ann"}),
+            ("join", "/api/tables/{code}/join", {"name": "bo"}),
+        ]:
+            if "{code}" in route:
+                route = route.format(code=answers["create"].json()["code"])
+            locker = sqlite3.connect(path, timeout=30, isolation_level=None)
+            locker.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
+            asking = threading.Thread(target=ask, args=(what, route, body))
+            asking.start()
+            asking.join(timeout=2)
+            assert asking.is_alive(), f"the {what} was answered before it was stored"
+            locker.rollback()
+            locker.close()
+            asking.join(timeout=20)
+            assert answers[what].status_code in (200, 201), answers[what].text
+        server.kill()  # at once after the answers: what they said must be stored
+    code = answers["create"].json()["code"]
+    with ServerProcess(db, log) as again, again.http() as http:
+        table = http.get(f"/api/tables/{code}").json()
+        assert [seat["name"] for seat in table["seats"]][:2] == ["ann", "bo"]
+        token = answers["join"].json()["token"]
+        left = http.post(f"/api/tables/{code}/leave", json={"token": token})
+        assert left.status_code == 200, left.text  # the token given is the stored one

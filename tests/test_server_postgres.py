@@ -4,15 +4,23 @@ cannot be reached."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import threading
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
+import httpx
 import pytest
 from typer.testing import CliRunner
 
 from bestiary.bench.loadtest import free_port
 from bestiary.cli import app
-from bestiary.server.store import Store, StoreUnavailable
+from bestiary.server.store import READ_SECONDS, Store, StoreUnavailable
 from tests.pg import Cluster, throwaway_cluster
+from tests.serverproc import ServerProcess
 from tests.test_server_restart import finished_games_survive_restart, game_survives_restart
 
 
@@ -86,3 +94,53 @@ def test_an_unreachable_database_is_one_sentence() -> None:
     served = CliRunner().invoke(app, ["serve", "--db", url])
     assert served.exit_code != 0
     assert served.output.strip() == f"error: {message}"
+
+
+def cluster_processes(cluster: Cluster) -> list[int]:
+    """The cluster's postmaster and every backend it forked (each connection is a process)."""
+    main = int((cluster.root / "data" / "postmaster.pid").read_text().split()[0])
+    children = subprocess.run(
+        ["pgrep", "-P", str(main)], capture_output=True, text=True, check=False
+    ).stdout.split()
+    return [main, *map(int, children)]
+
+
+def test_a_stalled_database_never_stalls_the_loop(
+    db: str, cluster: Cluster, tmp_path: Path
+) -> None:
+    # docs/reliability.md, "The loop": every read on behalf of a request runs beside the loop
+    with ServerProcess(db, tmp_path / "log") as server, server.http() as http:
+        assert http.get("/api/tables").status_code == 200
+        frozen = cluster_processes(cluster)
+        answers: dict[str, tuple[int, float]] = {}
+
+        def ask(path: str) -> None:
+            start = time.monotonic()
+            status = httpx.get(server.url + path, timeout=30).status_code
+            answers[path] = (status, time.monotonic() - start)
+
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            strangers = [
+                threading.Thread(target=ask, args=(path,))
+                for path in ("/api/tables", "/api/tables/ZZZZZZ", "/api/tables/ZZZZZZ/record")
+            ]
+            for stranger in strangers:
+                stranger.start()
+            slowest = 0.0
+            deadline = time.monotonic() + 6
+            while time.monotonic() < deadline:  # what needs no database answers meanwhile
+                start = time.monotonic()
+                assert http.get("/api/games").status_code == 200
+                slowest = max(slowest, time.monotonic() - start)
+                time.sleep(0.1)
+        finally:
+            for pid in frozen:
+                os.kill(pid, signal.SIGCONT)
+        for stranger in strangers:
+            stranger.join()
+    print(f"slowest /api/games during the stall {slowest:.3f} s; the strangers: {answers}")
+    assert slowest < 1.0
+    for path, (status, took) in answers.items():
+        assert status == 503 and took < READ_SECONDS + 1, path

@@ -43,7 +43,7 @@ async def _play(steps: list[Step], folder: Path) -> None:
         table = tables[which % len(tables)] if tables else None
         try:
             if what == "open" or table is None:
-                table = lobby.create("critters", 3, {})
+                table = await lobby.create("critters", 3, {})
                 _, token = table.join("host", 0, address)
                 lobby.open(table)
                 tables.append(table)

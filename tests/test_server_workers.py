@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -31,6 +32,7 @@ from bestiary.cli import app
 from bestiary.core.game import replay
 from bestiary.server.shards import (
     CODE_ALPHABET,
+    answer_seconds,
     first_living,
     new_code,
     nginx_routes,
@@ -466,5 +468,62 @@ def test_a_worker_paused_past_its_lease_commits_nothing_of_the_tables_it_lost(
             for client in players:
                 assert client.latest > counts[client.code], f"{client.code} did not play on"
             assert sum(client.matches(stored) for client in clients) > 0
+        finally:
+            stored.close()
+
+
+def test_a_frozen_worker_comes_back_to_the_store_s_game_and_nginx_skips_it(
+    cluster: Cluster,
+) -> None:
+    """Worker 0 is frozen (SIGSTOP) while its table is taken over and played on at worker 1:
+    through nginx a request is answered by worker 1 within ``answer_seconds`` (not when the
+    freeze ends); once worker 0 wakes it drops its stale copy before showing or storing
+    anything, takes the table back from the store only, and every table of it stores moves."""
+    with workers_on(cluster, "frozen") as workers:
+        stored = Store(workers.db)
+        try:
+            code, token = start_table(direct(workers, 0))
+            proc = workers.procs[0]
+            assert proc is not None
+            proc.send_signal(signal.SIGSTOP)  # at once: no tick of worker 0 has seen the table yet
+            try:
+                start = time.monotonic()
+                answer = proxied(workers).get(f"/api/tables/{code}", timeout=30)
+                took = time.monotonic() - start
+                assert answer.status_code == 200, answer.text
+                assert took < answer_seconds(LEASE) + 2, f"nginx waited {took:.1f} s"
+                # ann, at worker 1 itself, plays on there: the store moves past worker 0's copy
+                worker_1 = cast(Workers, SimpleNamespace(port=workers.ports[1]))
+                at_worker_1 = Player(worker_1, code, token)
+                deadline = time.monotonic() + 20
+                while len(stored.get(code).events) < 6:  # type: ignore[union-attr]
+                    assert time.monotonic() < deadline, "no moves at worker 1"
+                    at_worker_1.pump(0.1)
+                assert at_worker_1.ws is not None
+                at_worker_1.ws.close()
+            finally:
+                proc.send_signal(signal.SIGCONT)
+            count = len(stored.get(code).events)  # type: ignore[union-attr]
+            ann = Player(workers, code, token)  # through nginx: worker 0 is tried first
+            shown: list[int] = []
+            ann.read = lambda message: shown.append(message.get("seq", count))  # type: ignore[method-assign]
+            ann.pump(3.0)
+            assert shown and min(shown) >= count, f"stale views after waking: {shown} < {count}"
+            fresh, fresh_token = start_table(direct(workers, 0))  # 201: stored (item 6)
+            other = Player(workers, fresh, fresh_token)
+            to_her_turn([other], [other])  # her moves and the bots' are stored at worker 0
+            assert len(stored.get(fresh).events) >= 3  # type: ignore[union-attr]
+            wait_for(
+                "the table to come back to worker 0",
+                lambda: code in report(workers, 0)["tables"],
+                seconds=30,
+            )
+            again = Player(workers, code, token)
+            deadline = time.monotonic() + 20
+            count = len(stored.get(code).events)  # type: ignore[union-attr]
+            while again.latest <= count and time.monotonic() < deadline:
+                again.pump(0.1)
+            assert again.latest > count, "she did not play on at worker 0"
+            assert again.matches(stored) > 0
         finally:
             stored.close()

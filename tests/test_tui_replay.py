@@ -7,6 +7,7 @@ import asyncio
 import io
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +205,58 @@ def test_a_simulated_record_says_which_bot_sat_where() -> None:
     assert Replay(header, events).seating() == "Seats: p1 (greedy), p2 (random)"
     del header["bots"]
     assert Replay(header, events).seating() == ""
+
+
+HOSTILE = {
+    "deeply nested": "[" * 100_000 + "]" * 100_000,
+    "a 5,000-digit integer": '{"game": "critters", "seed": ' + "9" * 5000 + "}",
+    "an object nested past the stack": '{"a":' * 50_000 + "1" + "}" * 50_000,
+}
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE))
+@pytest.mark.parametrize("as_json", [True, False])
+def test_a_hostile_file_is_one_sentence_and_exit_2(
+    tmp_path: Path, kind: str, as_json: bool
+) -> None:
+    path = tmp_path / "sent.jsonl"
+    path.write_text(HOSTILE[kind])
+    result = CliRunner().invoke(cli_app, ["replay", str(path), *(["--json"] if as_json else [])])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ") and "line 1: not valid JSON" in line
+
+
+# A clear-screen, an OSC 8 hyperlink, a window title, a C1 CSI and DEL: each a terminal obeys.
+ESCAPES = ["ann\x1b[2J\x1b[H", "\x1b]8;;https://evil.example/\x07bo\x1b]8;;\x07", "cy\x9b31m\x7f"]
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but the line breaks, DEL, C1
+
+
+def test_control_characters_in_names_are_shown_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = record_file(tmp_path, "critters", ESCAPES, seed=3)
+    printed = CliRunner().invoke(cli_app, ["replay", str(path)])
+    assert printed.exit_code == 0, printed.output
+    assert not CONTROL.search(printed.output)
+    assert "ann\\x1b[2J" in printed.output
+    as_json = CliRunner().invoke(cli_app, ["replay", str(path), "--json"])
+    assert not CONTROL.search(as_json.output)
+    assert json.loads(as_json.output) == cli_json(path)  # still the same JSON
+
+    seen: list[tuple[Any, Any]] = []
+    monkeypatch.setattr("bestiary.tui.run.view_replay", lambda h, e: seen.append((h, e)))
+    assert CliRunner().invoke(cli_app, ["replay", str(path)]).exit_code == 0
+    ((header, events),) = seen  # what the viewer is given at a terminal
+
+    async def shown() -> str:
+        app = ReplayApp(Replay(header, events))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("right", "right", "end")
+            await pilot.pause()
+            return "".join(text_of(s.content) for s in app.query(Static))
+
+    screen = asyncio.run(shown())
+    assert "\\x1b]8;;https://evil.example/\\x07bo" in screen
+    assert not CONTROL.search(screen)

@@ -56,7 +56,9 @@ def _options(
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+    from bestiary.tui.plain import escaped
+
+    typer.echo(f"error: {escaped(message)}", err=True)
     return typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -87,13 +89,19 @@ def replay_command(
         state = replay(header, events)
     except RecordError as err:
         raise _fail(f"{file}: {err}") from None
+    from bestiary.tui.plain import json_escaped, record_for_terminal
+
     summary = state.summary()
     if as_json:
-        typer.echo(json.dumps(summary, ensure_ascii=False))
+        typer.echo(json_escaped(json.dumps(summary, ensure_ascii=False)))
         return
     from bestiary.tui.run import view_replay
 
-    view_replay(header, events)
+    try:
+        shown = record_for_terminal(header, events)
+    except ValueError as err:
+        raise _fail(f"{file}: {err}") from None
+    view_replay(*shown)
 
 
 @app.command("play")
@@ -291,6 +299,20 @@ def serve_command(
             "--allow-seeds", help="Let `POST /start` choose the deal's seed (testing servers only)."
         ),
     ] = False,
+    wal_limit: Annotated[
+        float,
+        typer.Option(
+            "--wal-limit",
+            help="SQLite: MiB its write-ahead log may reach before it is checkpointed and cut.",
+        ),
+    ] = SERVER.wal_limit_mib,
+    api_docs: Annotated[
+        bool,
+        typer.Option(
+            "--api-docs",
+            help="Serve /docs, the API's reference page (Swagger UI, loaded from a CDN).",
+        ),
+    ] = False,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -384,6 +406,8 @@ def serve_command(
             open_table_seconds=open_table_seconds,
             max_spectators=max_spectators,
             allow_seeds=allow_seeds,
+            api_docs=api_docs,
+            wal_limit_mib=wal_limit,
             trusted_proxies=tuple(trusted_proxy or ()),
             allowed_hosts=tuple(allowed_host or ()),
             joins_per_minute=joins_per_minute,
@@ -474,12 +498,15 @@ def _worker_flags(argv: list[str]) -> list[str]:
 def routes_command(
     workers: Annotated[list[str], typer.Argument(help="Each worker's host:port, worker 0 first.")],
     listen: Annotated[str, typer.Option(help="What nginx listens on (its `listen`).")] = "80",
+    lease: Annotated[
+        float, typer.Option(help="The workers' --lease: nginx skips a worker silent for two.")
+    ] = SERVER.lease_seconds,
 ) -> None:
     """Print the nginx configuration that routes each table to the worker that owns it."""
     from bestiary.server.shards import nginx_site
 
     try:
-        typer.echo(nginx_site(workers, listen), nl=False)
+        typer.echo(nginx_site(workers, listen, lease), nl=False)
     except ValueError as err:
         raise _fail(str(err)) from None
 

@@ -34,6 +34,10 @@ def parse_lines(lines: Iterable[str]) -> tuple[Header, list[tuple[int, Event]]]:
             obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise RecordError(number, f"not valid JSON ({err.msg})") from None
+        except RecursionError:
+            raise RecordError(number, "not valid JSON (nested too deeply)") from None
+        except ValueError:  # an integer past sys.get_int_max_str_digits()
+            raise RecordError(number, "not valid JSON (a number with too many digits)") from None
         if not isinstance(obj, dict):
             raise RecordError(number, "expected a JSON object")
         if header is None:

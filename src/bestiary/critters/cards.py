@@ -201,6 +201,10 @@ def load_deck_file(path: str | Path) -> Deck:
         spec: object = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
         raise BadOption(f"{where} is not valid TOML/JSON ({err})") from None
+    except RecursionError:
+        raise BadOption(f"{where} is nested too deeply") from None
+    except ValueError:  # an integer past sys.get_int_max_str_digits()
+        raise BadOption(f"{where} holds a number with too many digits") from None
     return deck_from_spec(spec, where, text)
 
 

@@ -19,7 +19,8 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
@@ -28,13 +29,12 @@ from starlette.types import Scope
 from bestiary.core.agent import LEVELS, bot_entries, bot_levels
 from bestiary.core.driver import pace_option
 from bestiary.core.game import games as registered_games
-from bestiary.core.records import iter_lines
 from bestiary.server.bodycap import BodyCap, HeaderCap
 from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
 from bestiary.server.health import StoreProbe
 from bestiary.server.keeper import Moving, join
-from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, Lobby
+from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby, ReplayTooLong
 from bestiary.server.metrics import (
     CONTENT_TYPE_LATEST,
     CountRefusals,
@@ -43,6 +43,7 @@ from bestiary.server.metrics import (
     exposition,
 )
 from bestiary.server.origins import HostCheck, OwnPages
+from bestiary.server.pages import SWAGGER_CDN, SWAGGER_VERSION, page
 from bestiary.server.protocol import (
     ActionMessage,
     BadMessage,
@@ -54,7 +55,7 @@ from bestiary.server.quick_lobby import QuickCall, QuickLobby
 from bestiary.server.quotas import AddressLimits, Refused, SharedCounts
 from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.settings import ServerSettings
-from bestiary.server.store import Store
+from bestiary.server.store import Store, StoreSlow
 from bestiary.server.table import Table, TableError, TableSettings
 
 log = logging.getLogger("bestiary.server")
@@ -153,7 +154,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db_url)
+        store = Store(db_url, wal_limit=int(limits.wal_limit_mib * 1024 * 1024))
         lobby = Lobby(store, defaults, limits)
         keeper = None
         if limits.worker is not None:  # one of several processes (keeper.py, ownership.py)
@@ -189,6 +190,11 @@ def create_app(
         version="1",
         summary="Lobby and tables for Call of the Wild and the critter set-collection game.",
         lifespan=lifespan,
+        # the API's reference page runs a CDN's script: only when the operator asks (--api-docs)
+        docs_url=None,
+        redoc_url=None,
+        # a redirect would be built from the Host a proxy passes, which may lack the port
+        redirect_slashes=False,
         **NO_TELEMETRY,
     )
     app.add_middleware(BodyCap, max_bytes=limits.max_body_bytes)
@@ -203,12 +209,17 @@ def create_app(
         where = ".".join(str(p) for p in first["loc"] if p != "body") or "the request"
         return JSONResponse({"detail": f"bad request: {where}: {first['msg']}."}, status_code=400)
 
+    @app.exception_handler(StoreSlow)
+    async def store_slow(_request: Request, err: StoreSlow) -> JSONResponse:
+        """A read the database did not answer in time: 503, try again (the loop never waited)."""
+        return JSONResponse({"detail": str(err)}, status_code=503, headers={"Retry-After": "1"})
+
     def lobby() -> Lobby:
         return holder["lobby"]
 
-    def table_or_404(code: str) -> Table:
+    async def table_or_404(code: str) -> Table:
         try:
-            return lobby().get(code)
+            return await lobby().get(code)
         except Moving as moving:  # nginx tries the next worker on a 503
             raise HTTPException(503, str(moving), headers={"Retry-After": "1"}) from None
         except KeyError:
@@ -234,9 +245,26 @@ def create_app(
         except TableError as err:
             raise HTTPException(400, str(err)) from None
 
+    index_page = (STATIC / "index.html").read_text(encoding="utf-8")
+
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def index() -> HTMLResponse:
+        return page(index_page)
+
+    if limits.api_docs:
+        docs_page = bytes(
+            get_swagger_ui_html(
+                openapi_url="/openapi.json",
+                title="bestiary API",
+                swagger_js_url=f"{SWAGGER_CDN}/npm/swagger-ui-dist@{SWAGGER_VERSION}/swagger-ui-bundle.js",
+                swagger_css_url=f"{SWAGGER_CDN}/npm/swagger-ui-dist@{SWAGGER_VERSION}/swagger-ui.css",
+                swagger_favicon_url="data:,",
+            ).body
+        ).decode()
+
+        @app.get("/docs", include_in_schema=False)
+        async def api_docs() -> HTMLResponse:
+            return page(docs_page, scripts_from=SWAGGER_CDN)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # Each game package's own browser board, served under the game's name (GameInfo.faces).
@@ -318,9 +346,14 @@ def create_app(
     async def tables(
         offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+        before: Annotated[str | None, Query(max_length=64)] = None,
     ) -> dict[str, Any]:
-        """One page of open tables, games in play and finished games, newest first."""
-        return lobby().listing(offset, limit)
+        """One page of open tables, games in play and finished games, newest first; the next
+        page of finished games is ``?before=`` the page's ``next``."""
+        try:
+            return await lobby().listing(offset, limit, before)
+        except BadCursor as err:
+            raise HTTPException(400, f"bad request: {err}.") from None
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: CreateTable, http: Request) -> Seated:
@@ -357,7 +390,7 @@ def create_app(
         # refusal at any step leaves nothing stored or listed.
         try:
             bots = tuple(bot.bot for bot in request.bots)
-            table = lobby().create(request.game, request.seats, request.options, chosen, bots)
+            table = await lobby().create(request.game, request.seats, request.options, chosen, bots)
             seat, token = table.join(request.name, 0, address)
             for bot in request.bots:
                 table.add_bot(token, bot.bot, bot.seat, bot.name)
@@ -367,12 +400,13 @@ def create_app(
             raise HTTPException(400, str(err)) from None
         lobby().open(table)
         info = await table.ask(table.info)
+        await lobby().store.committed()  # durable before visible: the code and token too
         return Seated(code=table.code, seat=seat, token=token, table=info)
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
         """One table: its seats, status and options."""
-        table = table_or_404(code)
+        table = await table_or_404(code)
         info: dict[str, Any] = await table.ask(table.info)
         return info
 
@@ -382,7 +416,7 @@ def create_app(
         return await seat_player(request, client(http), code)
 
     async def seat_player(request: JoinTable, address: str, code: str) -> Seated:
-        table = table_or_404(code)
+        table = await table_or_404(code)
         try:
             await quotas.take_seat(address, joining=True)
         except Refused as refused:
@@ -393,33 +427,38 @@ def create_app(
             )
         finally:
             quotas.seated(address)
-        return Seated(code=table.code, seat=seat, token=token, table=await table.ask(table.info))
+        info = await table.ask(table.info)
+        await lobby().store.committed()
+        return Seated(code=table.code, seat=seat, token=token, table=info)
 
     @app.post("/api/tables/{code}/bots")
     async def add_bot(code: str, request: AddBot) -> dict[str, Any]:
         """Fill an open seat with a bot (any seated player may)."""
-        table = table_or_404(code)
+        table = await table_or_404(code)
         await in_table(
             table, lambda: table.add_bot(request.token, request.bot, request.seat, request.name)
         )
         info: dict[str, Any] = await table.ask(table.info)
+        await lobby().store.committed()
         return info
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(code: str, request: SeatRequest) -> dict[str, Any]:
         """Give a seat back before the game starts."""
-        table = table_or_404(code)
+        table = await table_or_404(code)
         await in_table(table, lambda: table.leave(request.token))
         info: dict[str, Any] = await table.ask(table.info)
+        await lobby().store.committed()
         return info
 
     @app.post("/api/tables/{code}/remove")
     async def remove_seat(code: str, request: RemoveSeat) -> dict[str, Any]:
         """The host takes a seat back: before the start it opens again; after it, a player who
         stays away loses it to a bot."""
-        table = table_or_404(code)
+        table = await table_or_404(code)
         await in_table(table, lambda: table.remove(request.token, request.seat))
         info: dict[str, Any] = await table.ask(table.info)
+        await lobby().store.committed()
         return info
 
     @app.post("/api/tables/{code}/start")
@@ -428,29 +467,32 @@ def create_app(
         return await start_game(request, "", code)
 
     async def start_game(request: StartTable, _address: str, code: str) -> dict[str, Any]:
-        table = table_or_404(code)
+        table = await table_or_404(code)
         if request.seed is not None and not limits.allow_seeds:
             raise HTTPException(
                 400, "this server deals every game itself; a seed is for testing servers only."
             )
         await in_table(table, lambda: table.start(request.token, request.seed))
         info: dict[str, Any] = await table.ask(table.info)
+        await lobby().store.committed()
         return info
 
     @app.get("/api/tables/{code}/record", response_class=PlainTextResponse)
-    async def record(code: str) -> str:
+    async def record(code: str) -> PlainTextResponse:
         """A finished game's record, as JSON Lines (docs/records.md)."""
         try:
-            header, events = lobby().record(code)
+            return PlainTextResponse(await lobby().record(code))
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
-        return "\n".join(iter_lines(header, events)) + "\n"
 
-    @app.get("/api/tables/{code}/replay")
-    async def replay_frames(code: str) -> dict[str, Any]:
-        """A finished game step by step (public views), and everything revealed at the end."""
+    @app.get("/api/tables/{code}/replay", response_class=JSONResponse)
+    async def replay_frames(code: str) -> Response:
+        """A finished game step by step (public views), and everything revealed at the end:
+        ``{frames: [{event, view}], summary, header, events}``."""
         try:
-            return lobby().replay_frames(code)
+            return Response(await lobby().replay_frames(code), media_type="application/json")
+        except ReplayTooLong as err:
+            raise HTTPException(413, str(err)) from None
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
 
@@ -473,7 +515,12 @@ def create_app(
             await websocket.close(code=1013)
             return
         try:
-            table = lobby().get(code)
+            table = await lobby().get(code)
+        except StoreSlow as slow:
+            quotas.close_socket(address)
+            await websocket.send_json(error_message("storage", str(slow)))
+            await websocket.close(code=1013)
+            return
         except Moving as moving:  # the client reconnects, and reaches the owner
             quotas.close_socket(address)
             await websocket.send_json(error_message("moving", str(moving)))

@@ -9,7 +9,9 @@ sends reaches the disk. The server knows no game's deck format.
 from __future__ import annotations
 
 import logging
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ DEFAULT = "default"
 DECK_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 DECK_SUFFIXES = (".toml", ".json")
 MAX_DECK_BYTES = 2048  # a deck's content in a request, as compact JSON
+MAX_DECK_FILE_BYTES = 64 * 1024  # a deck file in the operator's folder (comments and all)
 
 
 class DeckShelf:
@@ -44,10 +47,15 @@ class DeckShelf:
                 if not DECK_NAME.match(path.stem) or path.stem in shelf:
                     log.warning("deck %s skipped: name it a-z, 0-9, _ or -, once", path)
                     continue
+                unfit = _unfit(path)
+                if unfit:
+                    log.warning("deck %s skipped: %s", path, unfit)
+                    continue
                 try:
                     shelf[path.stem] = book.from_file(path)
-                except BadOption as err:
-                    log.warning("deck %s skipped for %s: %s", path, rules.info.name, err)
+                except (BadOption, ValueError, RecursionError) as err:
+                    # ValueError: an integer past Python's digit limit; RecursionError: nesting
+                    log.warning("deck %s skipped for %s: %s", path, rules.info.name, _said(err))
             log.info("decks offered for %s: %s", rules.info.name, ", ".join(shelf))
 
     def listing(self) -> list[dict[str, Any]]:
@@ -81,3 +89,30 @@ class DeckShelf:
                 raise BadOption(f"a deck's content must be at most {MAX_DECK_BYTES} bytes of JSON")
             return book.from_content(value)
         raise BadOption("option deck must be a deck's name (GET /api/decks) or a deck's content")
+
+
+def _unfit(path: Path) -> str:
+    """Why a deck file is not read at all ("" if it may be): only a regular file of at most
+    MAX_DECK_FILE_BYTES (a FIFO would wait for a writer forever, /dev/zero never ends).
+    Opened without waiting and looked at through that open file, so what is looked at is what
+    the link or name pointed to at that moment."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as err:
+        return f"cannot open it ({err.strerror})"
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    if info.st_size > MAX_DECK_FILE_BYTES:
+        return f"larger than {MAX_DECK_FILE_BYTES} bytes"
+    return ""
+
+
+def _said(err: BaseException) -> str:
+    if isinstance(err, RecursionError):
+        return "nested too deeply"
+    text = str(err)
+    return text if len(text) <= 200 else text[:197] + "..."

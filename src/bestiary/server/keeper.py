@@ -94,11 +94,12 @@ class Keeper:
         else:
             self.lobby.store.write("release", row)
 
-    def where(self, code: str) -> None:
-        """A request for a table we do not hold: raise Moving if it is live somewhere."""
+    async def where(self, code: str) -> None:
+        """A request for a table we do not hold: raise Moving if it is live somewhere (the
+        owners' table is read beside the loop: StoreSlow if the database does not answer)."""
         if code in self.handing or code in self.loading:
             raise Moving(code)
-        if self.cluster.owner_of(code) is not None:
+        if await self.lobby.store.read(self.cluster.owner_of, code) is not None:
             raise Moving(code)
 
     def others(self) -> list[dict[str, Any]]:
@@ -134,6 +135,9 @@ class Keeper:
         return count
 
     def on_tick(self, tick: Tick) -> None:
+        if tick.lapsed:
+            self.lapse()
+            self.cluster.reset_done()
         held = {code for code, t in self.lobby.tables.items() if t.status in LIVE}
         self.confirmed |= held & tick.mine
         for code in held - tick.mine:
@@ -147,6 +151,26 @@ class Keeper:
         for code, to in tick.hand.items():
             if code in held and code not in self.handing:
                 self._spawn(self._hand(code, to))
+
+    def lapse(self) -> None:
+        """Our lease ran out (the process was stopped, or lost the database): every live table
+        held here may have been taken over and played on. Drop them all, now, before anything
+        of them is shown or committed; those still ours are read back from the store."""
+        live = [code for code, t in self.lobby.tables.items() if t.status in LIVE]
+        if live:
+            log.warning(
+                "worker %d: its lease ran out; dropped %d tables, to be read back from the store",
+                self.cluster.index,
+                len(live),
+            )
+        for code in live:
+            self._drop(code)
+
+    def check_lease(self, code: str) -> None:
+        """Before a table held here is shown: Moving (all of them dropped) if the lease ran out."""
+        if self.cluster.lapsed():
+            self.lapse()
+            raise Moving(code)
 
     def on_lost(self, codes: set[str]) -> None:
         for code in codes:

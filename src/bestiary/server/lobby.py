@@ -5,19 +5,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 import secrets
 import time
 from collections import OrderedDict
+from functools import partial
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from bestiary.core.errors import BadOption, RecordError
 from bestiary.core.game import game_names, get_game, redacted, replay
 from bestiary.core.info import GameInfo
+from bestiary.core.records import iter_lines
 from bestiary.server.decks import DeckShelf
 from bestiary.server.live_tables import LiveTables
 from bestiary.server.settings import ServerSettings
 from bestiary.server.shards import CODE_ALPHABET, CODE_LENGTH
-from bestiary.server.store import Store, StoredTable
+from bestiary.server.store import Store, StoredTable, within
 from bestiary.server.table import Table, TableError, TableSettings, _sentence, check_bot
 
 if TYPE_CHECKING:
@@ -28,6 +33,12 @@ log = logging.getLogger("bestiary.server")
 PAGE = 50  # tables per list in one lobby page (and the most a page may ask for: MAX_PAGE)
 MAX_PAGE = 100
 MAX_OFFSET = 1_000
+# A replay holds every public view of the game: past this many bytes of them it is refused
+# (its record is served instead); the cache keeps replays as sent, least recently asked
+# dropped first.
+MAX_REPLAY_BYTES = 32 * 1024 * 1024
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024
+CURSOR_CODE = re.compile(r"^[A-Z0-9]{1,16}$")
 LARGEST = 2**53  # beyond this a number is not exact in every client's JSON
 
 
@@ -58,7 +69,9 @@ class Lobby:
         self._sweeper: asyncio.TimerHandle | None = None
         self._jobs: set[asyncio.Future[None]] = set()
         self.tables = LiveTables()
-        self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._replays: OrderedDict[str, bytes] = OrderedDict()  # replays as sent, newest last
+        self._replay_bytes = 0
+        self._coming_back: dict[str, asyncio.Future[Table]] = {}  # finished tables being restored
         self._expiring: set[str] = set()
         self.keep_finished = self.server.finished_table_seconds
         self.keeper: Keeper | None = None  # one of several workers: what it owns (keeper.py)
@@ -102,7 +115,7 @@ class Lobby:
             del self.tables[table.code]
         await table.stop()
 
-    def create(
+    async def create(
         self,
         game: str,
         seats: int,
@@ -130,7 +143,8 @@ class Lobby:
             rules.new_game([f"seat{i}" for i in range(seats)], options, 0)
         except (ValueError, TypeError, OverflowError) as err:
             raise TableError(f"bad options: {_sentence(err)}") from None
-        table = Table(self._new_code(), game, options, seats, self.store, settings or self.settings)
+        code = await self._new_code()
+        table = Table(code, game, options, seats, self.store, settings or self.settings)
         table.draft = True
         return table
 
@@ -154,33 +168,64 @@ class Lobby:
             self.keeper.opening(table.code)  # its first write claims it
         table._save_table()  # after _add: its lobby change is heard (on_change)
 
-    def _new_code(self) -> str:
+    async def _new_code(self) -> str:
         while True:
             if self.keeper is not None:  # one of several workers: a code of its own shard
                 code = self.keeper.new_code()
             else:
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables and not self.store.exists(code):
+            if code in self.tables:
+                continue
+            if self.store.inline:  # SQLite on the writer's own connection: a local lookup
+                taken = self.store.exists(code)
+            else:  # a database over a connection: beside the loop
+                taken = await self.store.read(self.store.exists, code)
+            if not taken:
                 return code
 
-    def get(self, code: str) -> Table:
-        """The table called ``code``; a finished one is brought back from the store."""
+    async def get(self, code: str) -> Table:
+        """The table called ``code``; a finished one is brought back from the store, beside
+        the loop (KeyError if there is none; Moving if another worker holds it; StoreSlow)."""
         code = code.upper()
+        if self.keeper is not None:  # a copy held across a lapsed lease is never shown
+            self.keeper.check_lease(code)
         table = self.tables.get(code)
         if table is not None:
             return table
         if self.keeper is not None:
-            self.keeper.where(code)  # live at another worker: Moving
-        stored = self.store.get(code)
+            await self.keeper.where(code)  # live at another worker: Moving
+        coming = self._coming_back.get(code)
+        if coming is None:  # one restore however many ask meanwhile
+            coming = self._coming_back[code] = asyncio.ensure_future(self._bring_back(code))
+            coming.add_done_callback(partial(self._came_back, code))
+        return await within(coming)
+
+    def _came_back(self, code: str, coming: asyncio.Future[Table]) -> None:
+        self._coming_back.pop(code, None)
+        if not coming.cancelled():
+            coming.exception()  # retrieved: a waiter may have given up on it
+
+    async def _bring_back(self, code: str) -> Table:
+        stored = await self.store.beside(self.store.get, code)
         if stored is None or stored.status != "finished":
             raise KeyError(code)
-        table = Table.restore(stored, self.store)
+        # replaying the record is the long part: beside the loop too
+        table = await self.store.beside(Table.restore, stored, self.store)
+        if code in self.tables:  # brought back meanwhile by a path of its own
+            return self.tables[code]
         self._add(table)
         self._changed(table)
         return table
 
-    def listing(self, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
-        """One page of open tables, games in play and finished games (newest first), and totals."""
+    async def listing(
+        self, offset: int = 0, limit: int = PAGE, before: str | None = None
+    ) -> dict[str, Any]:
+        """One page of open tables, games in play and finished games (newest first), and totals.
+
+        Finished games page on by ``next`` (given back as ``before``): a page costs the same
+        however many games have finished. ``offset`` pages every list (finished games too, up
+        to MAX_OFFSET). BadCursor if ``before`` is not a ``next`` this server gave."""
+        after = _cursor(before) if before is not None else None
         held: list[Table | dict[str, Any]] = [*self.tables.values()]
         if self.keeper is not None:  # and every other worker's, as their notices say
             held += self.keeper.others()
@@ -191,17 +236,21 @@ class Lobby:
             {
                 "code": s.code,
                 "game": s.game,
-                "status": s.status,
+                "status": "finished",
                 "players": [seat["name"] for seat in s.seats],
                 "winners": s.winners or [],
                 "finished": s.finished,
             }
-            for s in self.store.finished(limit=offset + limit)[offset:]
+            for s in await self.store.read(
+                self.store.finished, limit, 0 if after else offset, after
+            )
         ]
+        last = finished[-1] if len(finished) == limit else None
         return {
             "open": [_info(t) for t in open_[offset : offset + limit]],
             "playing": [_info(t) for t in playing[offset : offset + limit]],
             "finished": finished,
+            "next": last and f"{last['finished']!r}~{last['code']}",
             "offset": offset,
             "total": {"open": len(open_), "playing": len(playing)},
         }
@@ -229,40 +278,55 @@ class Lobby:
                 del self.tables[table.code]
             await table.stop()
 
-    def record(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """A finished game's record (header, events); KeyError if there is none to show."""
-        stored = self.store.get(code.upper())
+    async def record(self, code: str) -> bytes:
+        """A finished game's record as JSON Lines, read beside the loop (KeyError if there is
+        none to show; StoreSlow)."""
+        return await self.store.read(self._record_lines, code.upper())
+
+    def _record_lines(self, code: str) -> bytes:
+        header, events = self._finished_record(code)
+        return ("\n".join(iter_lines(header, events)) + "\n").encode()
+
+    def _finished_record(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        stored = self.store.get(code)
         if stored is None or stored.status != "finished" or stored.header is None:
             raise KeyError(code)
         return stored.header, stored.events
 
-    def replay_frames(self, code: str) -> dict[str, Any]:
-        """A finished game step by step: the public view after each event, then everything."""
+    async def replay_frames(self, code: str) -> bytes:
+        """A finished game step by step (the public view after each event, then everything)
+        as JSON, worked out beside the loop and kept while the cache's bytes allow."""
         code = code.upper()
-        if code in self._replays:
+        cached = self._replays.get(code)
+        if cached is not None:
             self._replays.move_to_end(code)
-            return self._replays[code]
-        header, events = self.record(code)
+            return cached
+        body = await self.store.read(self._frames, code)
+        if body is None:
+            raise ReplayTooLong(code)
+        self._replays[code] = body
+        self._replay_bytes += len(body)
+        while self._replay_bytes > REPLAY_CACHE_BYTES:
+            self._replay_bytes -= len(self._replays.popitem(last=False)[1])
+        return body
+
+    def _frames(self, code: str) -> bytes | None:
+        header, events = self._finished_record(code)
         game = str(header["game"])
         rules = get_game(game)
         state = replay(header, [])
-        frames = [{"event": None, "view": state.view(None)}]
+        parts = [orjson.dumps({"event": None, "view": state.view(None)})]
+        size = len(parts[0])
         for event in events:
             state.apply(rules.action_from_event(event))
-            frames.append({"event": redacted(state, [event], None)[0], "view": state.view(None)})
-        result = {
-            "code": code,
-            "game": game,
-            "players": header.get("players", []),
-            "frames": frames,
-            "summary": state.summary(),
-            "header": header,
-            "events": events,
-        }
-        self._replays[code] = result
-        while len(self._replays) > 8:
-            self._replays.popitem(last=False)
-        return result
+            frame = {"event": redacted(state, [event], None)[0], "view": state.view(None)}
+            parts.append(orjson.dumps(frame))
+            size += len(parts[-1]) + 1
+            if size > MAX_REPLAY_BYTES:  # the work, the memory and the answer stay bounded
+                return None  # not raised here: a traceback would keep all this alive
+        head = orjson.dumps({"code": code, "game": game, "players": header.get("players", [])})
+        tail = orjson.dumps({"summary": state.summary(), "header": header, "events": events})
+        return b"".join([head[:-1], b',"frames":[', b",".join(parts), b"],", tail[1:]])
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -270,6 +334,31 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.stop()
         self.store.close()
+
+
+class ReplayTooLong(Exception):
+    """A finished game whose step-by-step views pass MAX_REPLAY_BYTES."""
+
+    def __str__(self) -> str:
+        return (
+            f"the replay of {self.args[0]} would pass {MAX_REPLAY_BYTES // (1024 * 1024)} MiB;"
+            f" its record is at /api/tables/{self.args[0]}/record (bestiary replay shows it)."
+        )
+
+
+class BadCursor(ValueError):
+    """A ``before`` that is not a ``next`` the listing gave."""
+
+
+def _cursor(text: str) -> tuple[float, str]:
+    when, _, code = text.partition("~")
+    try:
+        finished = float(when)
+    except ValueError:
+        finished = math.nan
+    if not math.isfinite(finished) or not CURSOR_CODE.match(code):
+        raise BadCursor("before must be the 'next' of a listing's page of finished games")
+    return finished, code
 
 
 # a table in the listing: one held here, or another worker's as its lobby info

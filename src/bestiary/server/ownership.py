@@ -141,6 +141,9 @@ class Tick:
     started: float = 0.0  # time.monotonic() when the tick began: what it says held then
     hand: dict[str, tuple[int, str]] = field(default_factory=dict)  # code: (worker, incarnation)
     claimed: list[str] = field(default_factory=list)
+    # the lease had run out before this tick (the process was stopped, or could not reach the
+    # database): every table held here may have been taken and played on meanwhile
+    lapsed: bool = False
 
 
 class Cluster:
@@ -158,6 +161,10 @@ class Cluster:
         self.incarnation = uuid.uuid4().hex[:12]
         self.engine: Engine = create_engine(store.url, pool_size=2, pool_pre_ping=True)
         self.valid_until = 0.0  # wall clock: this lease holds at least until then
+        # Set when a tick finds the lease had run out, before it is renewed; cleared once the
+        # lobby has dropped every table it held (Keeper.on_tick). Meanwhile nothing of any table
+        # is committed: a copy held across a lapse is never written, nor shown, again.
+        self.resetting = False
         self.on_tick: Callable[[Tick], None] | None = None  # run on the loop
         self.on_lost: Callable[[set[str]], None] | None = None  # run on the loop
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -245,6 +252,9 @@ class Cluster:
     def tick(self) -> Tick:
         """Renew the lease, claim orphaned tables that are ours to take, say what is ours."""
         began = time.monotonic()
+        lapsed = self.lapsed()
+        if lapsed:
+            self.resetting = True  # before the renewal: no stale copy slips a commit in after it
         with self.engine.begin() as conn:
             started = time.time()
             renewed = conn.execute(JOIN, self._me(address=self.address, lease=self.lease))
@@ -273,12 +283,23 @@ class Cluster:
                 hand[code] = (best, living[best])
         if claimed:
             log.warning("worker %d took over tables %s", self.index, ", ".join(claimed))
-        return Tick(mine=mine, started=began, hand=hand, claimed=claimed)
+        return Tick(mine=mine, started=began, hand=hand, claimed=claimed, lapsed=lapsed)
+
+    def lapsed(self) -> bool:
+        """Whether the tables held here may be stale: the lease ran out, or a tick found it had
+        and the lobby has not yet dropped them."""
+        return self.resetting or time.time() > self.valid_until
+
+    def reset_done(self) -> None:
+        """The lobby dropped every table it held across the lapse: commits are fenced as usual."""
+        self.resetting = False
 
     # -- the store's fence (Store.owners) ---------------------------------------------------
 
     def check(self, conn: Any, batch: Sequence[Write]) -> set[str]:
         codes = {row["code"] for kind, row in batch if kind in ("event", "table")}
+        if self.resetting:
+            return codes | {row["code"] for _, row in batch if "code" in row}
         if not codes:
             return set()
         created = {row["code"] for kind, row in batch if kind == "own" and row.get("new")}
@@ -295,6 +316,8 @@ class Cluster:
 
     def write(self, conn: Any, kind: str, row: dict[str, Any]) -> None:
         code = row["code"]
+        if self.resetting:
+            raise NotOwner({code})
         if kind == "own":  # claim at creation, and every lobby change of a live table
             lobby = orjson.dumps(row["lobby"]).decode()
             if conn.execute(OWN, self._me(code=code, lobby=lobby)).first() is None:
@@ -312,6 +335,8 @@ class Cluster:
             raise ValueError(f"the store has no write of kind {kind!r}")
 
     def insert_events(self, cursor: Any, events: list[tuple[str, int, str]]) -> set[str]:
+        if self.resetting:
+            return {code for code, _, _ in events}
         me = (self.index, self.incarnation)
         cursor.execute(FENCED_EVENTS, (orjson.dumps(events).decode(), *me))
         if cursor.rowcount == len(events):

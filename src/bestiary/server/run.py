@@ -16,6 +16,7 @@ from starlette.types import ASGIApp
 
 from bestiary.server.app import create_app
 from bestiary.server.gate import Gate, gated_protocols
+from bestiary.server.logcap import LogCap, cap_handlers
 from bestiary.server.origins import is_ip
 from bestiary.server.protocol import MAX_MESSAGE_BYTES
 from bestiary.server.reach import friend_addresses, is_loopback
@@ -103,7 +104,10 @@ def serve(
         for line in addresses(host, port):
             print(line, flush=True)
         print(f"records in {db}", flush=True)
-    QuietServer(uvicorn_config(app, host, port, limits)).run()
+    config = uvicorn_config(app, host, port, limits)  # which sets up uvicorn's own loggers
+    uvicorn_loggers = (logging.getLogger("uvicorn"), logging.getLogger("uvicorn.access"))
+    cap_handlers(LogCap(), logging.getLogger(), *uvicorn_loggers)
+    QuietServer(config).run()
 
 
 class QuietServer(uvicorn.Server):

@@ -25,12 +25,14 @@ class ServerSettings:
     finished_table_seconds: float = 300.0  # a finished game stays in memory for its sockets
     max_spectators: int = 200  # watchers of one table
     allow_seeds: bool = False  # `POST /start` may choose the deal (testing servers only)
+    api_docs: bool = False  # serve /docs, the API's reference page (it loads a CDN's script)
     trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed
     allowed_hosts: tuple[str, ...] = ()  # names it answers to besides IPs and localhost
     joins_per_minute: float = 20.0  # seats one client address may take a minute
     seats_per_address: int = 8  # seats one client address holds at once (open or in play)
     ipv6_prefix: int = 64  # IPv6 clients are counted by their network of this prefix
     decks: Path | None = None  # the operator's folder of critters deck files
+    wal_limit_mib: float = 64.0  # SQLite's write-ahead log is cut back past this (store.py)
     # several processes on one PostgreSQL database (docs/server.md, "More than one process")
     worker: int | None = None  # this process is worker `worker` of `workers` (None: the only one)
     workers: int = 1
@@ -67,6 +69,7 @@ class ServerSettings:
             "joins_per_minute",
             "open_table_seconds",
             "finished_table_seconds",
+            "wal_limit_mib",
         ):
             value = getattr(self, name)
             if not 0 < value < float("inf"):

@@ -16,6 +16,7 @@ whoever it is, and the usual case costs no extra hop.
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Collection, Sequence
 
@@ -82,9 +83,9 @@ def nginx_routes(workers: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-# What every proxied request needs (inside ``location /``): WebSockets pass, the client's own
-# address reaches the limits, and a worker that is gone or not the owner is skipped.
-NGINX_LOCATION = """\
+# What every proxied request needs (inside a ``location``): WebSockets pass, the client's own
+# address reaches the limits, and a worker that is gone, frozen or not the owner is skipped.
+NGINX_PROXY = """\
         proxy_pass http://$bestiary_upstream;
         proxy_http_version 1.1;
         proxy_set_header Host $host;
@@ -92,17 +93,27 @@ NGINX_LOCATION = """\
         proxy_set_header X-Forwarded-Proto $scheme;
         proxy_set_header Upgrade $http_upgrade;
         proxy_set_header Connection $connection_upgrade;
-        proxy_read_timeout 120s;
-        # a refused connection or a 503 ("this table is not mine") tries the next worker;
-        # safe for POST too: a worker that answers 503 has done nothing
+        # a refused connection, a 503 ("this table is not mine") or no answer in time tries the
+        # next worker; safe for POST too: a worker that answers 503 has done nothing
         proxy_next_upstream error timeout http_503 non_idempotent;
         proxy_next_upstream_tries 0;
         proxy_connect_timeout 2s;
 """
 
 
-def nginx_site(workers: Sequence[str], listen: str) -> str:
-    """A whole ``http``-level site: the routes and a server listening on ``listen``."""
+def answer_seconds(lease: float) -> int:
+    """How long nginx waits for a worker's answer to an HTTP request before it tries the next:
+    two leases (by then a frozen worker's tables are another's), and never less than the
+    longest a live worker takes to answer a read (``store.READ_SECONDS``, then a 503)."""
+    from bestiary.server.store import READ_SECONDS
+
+    return math.ceil(max(2 * lease, READ_SECONDS + 1))
+
+
+def nginx_site(workers: Sequence[str], listen: str, lease: float = 2.5) -> str:
+    """A whole ``http``-level site: the routes and a server listening on ``listen``; a worker
+    that does not answer an HTTP request within ``answer_seconds(lease)`` is skipped (a table
+    socket waits longer: the server pings it every ``--idle-timeout``)."""
     return (
         "map $http_upgrade $connection_upgrade {\n    default upgrade;\n    ''      close;\n}\n"
         + nginx_routes(workers)
@@ -110,6 +121,11 @@ def nginx_site(workers: Sequence[str], listen: str) -> str:
         + f"    listen {listen};\n"
         + "    client_max_body_size 8k;\n"
         + "    location / {\n"
-        + NGINX_LOCATION
+        + NGINX_PROXY
+        + f"        proxy_read_timeout {answer_seconds(lease)}s;\n"
+        + "    }\n"
+        + "    location /ws/ {\n"
+        + NGINX_PROXY
+        + "        proxy_read_timeout 120s;  # above --idle-timeout: the server's pings\n"
         + "    }\n}\n"
     )

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import queue
 import sys
 import threading
@@ -27,9 +28,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import groupby
 from operator import itemgetter
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import orjson
 from sqlalchemy import (
@@ -43,17 +45,20 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
+    func,
     insert,
     inspect,
+    or_,
     select,
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("bestiary.server")
 
@@ -72,6 +77,9 @@ tables_table = Table(
     Column("created", Float, nullable=False),
     Column("started", Float, nullable=True),
     Column("finished", Float, nullable=True),
+    # the lobby's finished games, newest first, a page at a time: read from the index's end,
+    # so a page costs the same however many games have finished (Store.finished)
+    Index("tables_status_finished", "status", "finished", "code"),
 )
 
 events_table = Table(
@@ -114,6 +122,16 @@ class StoredTable:
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
+class FinishedGame(NamedTuple):
+    """A finished game as the lobby lists it (the store's row without header or events)."""
+
+    code: str
+    game: str
+    seats: list[dict[str, Any]]
+    winners: list[str] | None
+    finished: float
+
+
 OLD_CODE_INDEX = "ix_events_code"
 
 
@@ -131,7 +149,7 @@ def _drop_code_index(engine: Engine) -> None:
         log.warning("could not drop the redundant index %s: %s", OLD_CODE_INDEX, exc)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(wal_limit: int, dbapi_connection: Any, _record: Any) -> None:
     # WAL + NORMAL: a commit does not wait for the disk each time, yet survives a crash of
     # the process (only a power cut can lose the last commits).
     cursor = dbapi_connection.cursor()
@@ -141,6 +159,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # the log into the database, then waiting for the disk) stalled every table for up to
     # 113 ms. The store checkpoints in a thread of its own instead (Store._checkpoint).
     cursor.execute("PRAGMA wal_autocheckpoint=0")
+    # Whenever the log starts over from its beginning, its file is cut back to this size.
+    cursor.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
     cursor.close()
 
 
@@ -152,6 +172,19 @@ SWITCH_SECONDS = 0.001
 
 # how often, at most, SQLite's write-ahead log is copied into the database (beside the loop)
 CHECKPOINT_SECONDS = 1.0
+# SQLite's write-ahead log is kept under about this size (plus what a tenth of a second of
+# writing adds; `serve --wal-limit`).
+# A passive checkpoint beside a writer that commits every millisecond never catches up with the
+# last frames, and the log only starts over once a checkpoint has copied every frame in it: so
+# past this size the writer holds its next group while one checkpoint copies the rest and cuts
+# the file to nothing (TRUNCATE). The loop serves on meanwhile; only commits wait.
+WAL_LIMIT_BYTES = 64 * 1024 * 1024
+# A read on behalf of a request (the lobby's list, a finished game, a table's owner) runs in
+# one of these threads, never on the loop, and its request is answered 503 after this long.
+READERS = 4
+READ_SECONDS = 4.0
+T = TypeVar("T")
+WAL_LOOK_SECONDS = 0.1
 
 
 def quick_switches() -> None:
@@ -162,6 +195,11 @@ def quick_switches() -> None:
 
 class StoreUnavailable(Exception):
     """The database cannot be opened; the message is one sentence for the user."""
+
+
+class StoreSlow(Exception):
+    """A read on behalf of a request that the database did not answer in time, or refused:
+    the request is answered 503 with this one sentence, and the loop never waited for it."""
 
 
 def _unavailable(url: str, exc: Exception) -> StoreUnavailable:
@@ -269,8 +307,11 @@ class Store:
     databases answer over a connection, so their commits run in one thread (``inline`` chooses).
     """
 
-    def __init__(self, url: str, inline: bool | None = None) -> None:
+    def __init__(
+        self, url: str, inline: bool | None = None, wal_limit: int = WAL_LIMIT_BYTES
+    ) -> None:
         self.url = url
+        self.wal_limit = wal_limit
         try:
             sqlite = self._sqlite = make_url(url).get_backend_name() == "sqlite"
             self.inline = sqlite if inline is None else inline
@@ -278,11 +319,13 @@ class Store:
                 self.engine: Engine = create_engine(
                     url, connect_args={"timeout": SQLITE_BUSY_SECONDS}
                 )
-                event.listen(self.engine, "connect", _sqlite_pragmas)
+                event.listen(self.engine, "connect", partial(_sqlite_pragmas, wal_limit))
             else:  # a server may drop connections (restart, pg_terminate_backend): test first
                 self.engine = create_engine(url, pool_pre_ping=True)
             metadata.create_all(self.engine)
             _drop_code_index(self.engine)
+            for index in tables_table.indexes:  # create_all adds none to an older store's table
+                index.create(self.engine, checkfirst=True)
         except (SQLAlchemyError, ImportError, ArgumentError) as exc:  # no driver: ImportError
             raise _unavailable(url, exc) from exc
         # Events go in as the driver's own executemany: the hot path of every move, where
@@ -318,6 +361,8 @@ class Store:
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint") if sqlite else None
         )
         self._checkpoint_due = 0.0
+        self._reads = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="store-read")
+        self._wal_looked = 0.0  # when the writer last looked at the log's size
         self.owners: Owners | None = None  # several processes: fences every commit
         # the writer's own connection for batches of events only (one statement, autocommit):
         # kept open, so no pool checkout and no liveness ping per commit
@@ -341,6 +386,19 @@ class Store:
         """Call ``done`` (on the event loop) once everything queued so far is committed."""
         self._waiters.append(done)
         self._kick()
+
+    async def committed(self) -> None:
+        """Once everything queued so far is committed: a lobby change (a table made, a seat
+        taken) is answered only then, as a move is sent only then. While the store is down
+        this waits, as the tables do."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def told() -> None:
+            if not done.done():  # a request that gave up has cancelled it
+                done.set_result(None)
+
+        self.commit(told)
+        await done
 
     def watch(self, watcher: Watcher) -> None:
         """Tell ``watcher`` when commits start failing (with the reason) and when they work."""
@@ -397,6 +455,8 @@ class Store:
             if not batch and not waiters:
                 continue
             self._pending, self._waiters = [], []
+            if self._wal_full():
+                await asyncio.get_running_loop().run_in_executor(self._checkpoints, self._truncate)
             try:
                 if batch:
                     self._write(batch)
@@ -541,6 +601,31 @@ class Store:
         finally:
             self._checkpoint_due = time.monotonic() + CHECKPOINT_SECONDS
 
+    def _truncate(self) -> None:
+        """The checkpoint thread, while the writer holds its commits: copy every frame and cut
+        the log to nothing. A reader still on an old snapshot makes it give up after SQLite's
+        busy wait (the log is then cut back on a later try, or when it next starts over)."""
+        try:
+            with self.engine.connect() as conn:
+                busy, frames, copied = conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+            if busy:
+                log.info(
+                    "store: the log could not be cut back yet (%d of %d frames)", copied, frames
+                )
+        except SQLAlchemyError as exc:
+            log.debug("store: checkpoint failed: %s", _reason(exc))
+
+    def _wal_full(self) -> bool:
+        """Whether SQLite's log is past its limit (looked at every WAL_LOOK_SECONDS at most)."""
+        now = time.monotonic()
+        if self._checkpoints is None or now < self._wal_looked + WAL_LOOK_SECONDS:
+            return False
+        self._wal_looked = now
+        try:
+            return os.stat(f"{self.engine.url.database}-wal").st_size > self.wal_limit
+        except (OSError, TypeError):  # no log yet, or a database in memory
+            return False
+
     def _write(self, batch: Sequence[Write]) -> None:
         while True:
             try:
@@ -550,6 +635,29 @@ class Store:
                 batch = [write for write in batch if write[1].get("code") not in refused.codes]
                 assert self.owners is not None
                 self.owners.lost(refused.codes)
+            except IntegrityError:
+                # A table whose next seq is stored already was played on elsewhere: its copy
+                # here is stale and is dropped; the group goes again without it, so one table's
+                # refusal never holds every other table's moves back.
+                stale = self._stale(batch) if self.owners is not None else set()
+                if not stale:
+                    raise
+                batch = [write for write in batch if write[1].get("code") not in stale]
+                assert self.owners is not None
+                self.owners.lost(stale)
+
+    def _stale(self, batch: Sequence[Write]) -> set[str]:
+        """The tables of ``batch`` some of whose events' seqs are stored already."""
+        first: dict[str, int] = {}
+        for kind, row in batch:
+            if kind == "event":
+                first[row["code"]] = min(first.get(row["code"], row["seq"]), row["seq"])
+        stored = select(events_table.c.code, func.max(events_table.c.seq)).where(
+            events_table.c.code.in_(sorted(first))
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(stored.group_by(events_table.c.code)).all()
+        return {code for code, last in rows if last is not None and last >= first[code]}
 
     def _write_once(self, batch: Sequence[Write]) -> None:
         owners = self.owners
@@ -663,6 +771,14 @@ class Store:
 
     # -- reads ----------------------------------------------------------------------------
 
+    def beside(self, work: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Run ``work(*args)`` in a reader thread (a read, or a replay of what was read)."""
+        return asyncio.get_running_loop().run_in_executor(self._reads, partial(work, *args))
+
+    async def read(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` beside the loop, waited for READ_SECONDS at most (StoreSlow)."""
+        return await within(self.beside(work, *args))
+
     def load(self, statuses: Sequence[str]) -> list[StoredTable]:
         """Tables in the given statuses, with their events (in ``seq`` order).
 
@@ -699,16 +815,19 @@ class Store:
             self._read_events(conn, table)
         return table
 
-    def finished(self, limit: int = 50) -> list[StoredTable]:
-        """The most recently finished games, newest first, without their events."""
+    def finished(
+        self, limit: int = 50, offset: int = 0, before: tuple[float, str] | None = None
+    ) -> list[FinishedGame]:
+        """Finished games, newest first (ties by code), ``offset`` on or, given ``before``
+        (a game's ``(finished, code)``), those after it: only what the lobby lists of each."""
+        c = tables_table.c
+        query = select(c.code, c.game, c.seats, c.winners, c.finished).where(c.status == "finished")
+        if before is not None:
+            when, code = before
+            query = query.where(or_(c.finished < when, and_(c.finished == when, c.code < code)))
+        query = query.order_by(c.finished.desc(), c.code.desc()).offset(offset).limit(limit)
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(tables_table)
-                .where(tables_table.c.status == "finished")
-                .order_by(tables_table.c.finished.desc())
-                .limit(limit)
-            ).mappings()
-            return [StoredTable(**dict(r)) for r in rows]
+            return [FinishedGame(*row) for row in conn.execute(query)]
 
     def _read_events(self, conn: Any, table: StoredTable) -> None:
         rows = conn.execute(
@@ -771,4 +890,19 @@ class Store:
         self._drop_events_conn()
         if self._checkpoints is not None:
             self._checkpoints.shutdown(wait=True)
+        self._reads.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()
+
+
+async def within(work: asyncio.Future[T], seconds: float = READ_SECONDS) -> T:
+    """Wait for a read beside the loop (left to finish on its own if it takes too long):
+    StoreSlow, one sentence, if it is not done within ``seconds`` or the database refused it."""
+    try:
+        return await asyncio.wait_for(asyncio.shield(work), seconds)
+    except TimeoutError:
+        raise StoreSlow(
+            f"the database did not answer within {seconds:g} s; try again shortly."
+        ) from None
+    except SQLAlchemyError as exc:
+        log.warning("store: a read failed: %s", _reason(exc))
+        raise StoreSlow("the database is unavailable; try again shortly.") from None

@@ -117,7 +117,7 @@ class Workers:
         addresses = [f"127.0.0.1:{p}" for p in self.ports]
         listen = f"{self.host}:{self.port}"
         conf = self.root / "nginx.conf"
-        conf.write_text(nginx_config(nginx_site(addresses, listen), self.root))
+        conf.write_text(nginx_config(nginx_site(addresses, listen, self.lease), self.root))
         for k in range(self.count):
             self.start_worker(k, wait=False)
         for k in range(self.count):
