@@ -1,7 +1,7 @@
 """The WebSocket protocol: every message a client may send, validated with pydantic.
 
 Messages are JSON objects with a ``type``. Version 1 is the only version; a client says which
-version it speaks in ``hello``. docs/server.md lists every message in both directions.
+version it speaks in ``hello``. docs/protocol.md lists every message in both directions.
 Server messages are built as plain dicts (they are sent far more often than received, and
 their shape is fixed here by the ``*_message`` functions).
 """

@@ -170,12 +170,9 @@ def addresses(host: str, port: int) -> list[str]:
     return lines
 
 
-# Young collections stay frequent and cheap; a full collection (which walks every live object:
-# with a few hundred tables, hundreds of milliseconds that stall every table) becomes rare.
-# 3,000 for the young ones saved about 6 us of the collector's CPU per critters move at 200
-# tables (2% of the server's), for middle collections of 10 ms (up to 69) instead of 2-4 (up to
-# 16) about once a second: not kept (scripts/server_collections.py; docs/benchmarks.md, "a
-# move's own Python and the collector").
+# Young collections stay frequent and cheap; a full collection (which walks every live object
+# and, with a few hundred tables, stalls every table) becomes rare. A larger young threshold
+# saved little CPU for much longer middle collections, so it is left at its default.
 COLLECT_THRESHOLDS = (1_000, 10, 1_000)
 
 

@@ -1,6 +1,6 @@
 """What the operator decides for the whole server: its limits, timeouts, decks and proxies.
 
-Every field is a ``bestiary serve`` flag of the same name (docs/server.md, docs/reliability.md).
+Every field is a ``bestiary serve`` flag of the same name (docs/operating.md, docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class ServerSettings:
     ipv6_prefix: int = 64  # IPv6 clients are counted by their network of this prefix
     decks: Path | None = None  # the operator's folder of critters deck files
     wal_limit_mib: float = 64.0  # SQLite's write-ahead log is cut back past this (store.py)
-    # several processes on one PostgreSQL database (docs/server.md, "More than one process")
+    # several processes on one PostgreSQL database (docs/operating.md, "More than one process")
     worker: int | None = None  # this process is worker `worker` of `workers` (None: the only one)
     workers: int = 1
     lease_seconds: float = 2.5  # a worker that has not renewed its lease this long is gone

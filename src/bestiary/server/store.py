@@ -156,8 +156,8 @@ def _sqlite_pragmas(wal_limit: int, dbapi_connection: Any, _record: Any) -> None
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     # No checkpoint inside a commit: a commit runs on the event loop, and a checkpoint (copying
-    # the log into the database, then waiting for the disk) stalled every table for up to
-    # 113 ms. The store checkpoints in a thread of its own instead (Store._checkpoint).
+    # the log into the database, then waiting for the disk) would stall every table.
+    # The store checkpoints in a thread of its own instead (Store._checkpoint).
     cursor.execute("PRAGMA wal_autocheckpoint=0")
     # Whenever the log starts over from its beginning, its file is cut back to this size.
     cursor.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
@@ -344,8 +344,8 @@ class Store:
         self._down_since = 0.0
         # Other databases: one thread of the writer's own does every write, in order. The loop
         # hands it a group through a plain queue and is told once the group is committed, by one
-        # callback (an executor's futures and a task waking on each cost a group about 145k
-        # instructions, docs/server.md). ``_sending``: a group is on its way or being written.
+        # callback (an executor's futures and a task waking on each would cost far more per
+        # group). ``_sending``: a group is on its way or being written.
         self._groups: queue.SimpleQueue[list[Write] | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # while run_writer runs (thread)
@@ -690,8 +690,7 @@ class Store:
     def _write_events(self, owners: Owners | None, events: list[tuple[str, int, str]]) -> None:
         """Moves only (the usual group), by the driver itself: a worker's one fenced statement,
         committed as it runs, or SQLite's ``executemany`` in one transaction (SQLAlchemy's work
-        per statement was most of a small group's cost, and per row most of a large one's:
-        ``scripts/store_bench.py``)."""
+        per statement and per row would be most of a group's cost)."""
         lost: set[str] = set()
         with self._driver("a group of events") as cursor:
             if owners is not None:
@@ -706,8 +705,8 @@ class Store:
     def _write_sqlite(self, batch: Sequence[Write]) -> None:
         """A SQLite group with table rows (a table opened, joined, started or finished, among
         moves) by the driver itself too, in one transaction: each run of events one
-        ``executemany``, each run of rows one upsert (SQLAlchemy's work per statement was most
-        of a lobby change's cost to the store: ``scripts/lobby_callgrind.py``)."""
+        ``executemany``, each run of rows one upsert (SQLAlchemy's work per statement would be
+        most of a lobby change's cost to the store)."""
         with self._driver("a group with table rows") as cursor:
             cursor.execute("BEGIN")
             for kind, run in groupby(batch, key=itemgetter(0)):

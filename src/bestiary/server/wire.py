@@ -102,10 +102,9 @@ def client_texts(data: bytes, max_size: int | None) -> list[str] | None:
 
 
 # Legal actions, each as its event's JSON, made once: a state message lists every legal action
-# (a Game Changer's swaps are dozens of nested objects, a twentieth of the server's time at 200
-# tables). The engines intern actions, so the same objects come back move after move: they are
-# found by identity first (a dataclass's hash of its fields was most of the lookup, 0.2 us an
-# action and a hundred actions in a critters hand), then by value (a game that makes new equal
+# (a Game Changer's swaps are dozens of nested objects). The engines intern actions, so the
+# same objects come back move after move: they are found by identity first (hashing a
+# dataclass's fields would be most of the lookup), then by value (a game that makes new equal
 # actions). Both are cleared when full (names differ from table to table).
 _BY_ID: dict[int, tuple[Any, Any]] = {}  # id(action): (action, fragment); the entry keeps the
 # action alive, so no other object can have its id meanwhile
