@@ -302,7 +302,7 @@ def create_app(
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
-        """This process's figures in Prometheus' text format (docs/operating.md, "Health checks and metrics")."""
+        """This process's figures in Prometheus' text format (docs/operating.md)."""
         return Response(exposition(registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/games")
