@@ -2,20 +2,23 @@
 
 Run it against the engine to compare with, e.g. an older commit's source unpacked elsewhere:
 
-    PYTHONPATH=/tmp/old/src:tests python scripts/differential_fixtures.py 3000 \
+    PYTHONPATH=/tmp/old/src:. python scripts/differential_fixtures.py 3000 \
         > tests/records/differential.json
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
-from differential import GAMES  # type: ignore[import-not-found]
+from tests.differential import GAMES
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("count", type=int, nargs="?", default=3000, help="games of each game")
+    count = parser.parse_args().count
     digests = {name: [play(seed) for seed in range(count)] for name, play in GAMES.items()}
     json.dump(digests, sys.stdout, indent=0)
     sys.stdout.write("\n")

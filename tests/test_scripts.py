@@ -19,6 +19,7 @@ RUNS = [
     ("ceiling.py", ["--games", "2", "--iterations", "5"], "sees hands, 5 playouts a move"),
     ("core_bench.py", ["engines", "0.01"], '"hearts us/step"'),
     ("core_bench.py", ["research", "0.01"], '"ismcts playouts/cpu-s"'),
+    ("differential_fixtures.py", ["2"], '"critters"'),
     ("lineups.py", ["--games", "1", "--players", "2"], "45 line-ups x 1 games, 2 players"),
     ("lobby_listing_bench.py", ["--help"], "counts"),
     ("replay_lobby_bench.py", ["--help"], "--seeds SEEDS"),
