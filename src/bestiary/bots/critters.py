@@ -27,6 +27,7 @@ from bestiary.critters.actions import (
     SwapWild,
     UltimateCollector,
 )
+from bestiary.critters.info import STALL_RESHUFFLES
 from bestiary.critters.state import CrittersState, determinize
 
 View = Mapping[str, Any]
@@ -81,6 +82,7 @@ class Position:
         full: dict[str, set[str]],
         partial: dict[str, dict[str, int]],
         pending: Mapping[str, Any] | None,
+        last_pile: bool = False,
     ) -> None:
         self.me = me
         self.size = size
@@ -89,6 +91,9 @@ class Position:
         self.full = full
         self.partial = partial
         self.pending = pending
+        # The Draw Pile is the last before the stalled ending (``stall_reshuffles``): the game
+        # is then ranked by full-set kinds, then Down Cards, so every Down Card counts.
+        self.last_pile = last_pile
 
     @classmethod
     def from_view(cls, view: View) -> Position:
@@ -105,6 +110,7 @@ class Position:
                 for p, sets in tableaus.items()
             },
             view["pending"],
+            view.get("stale_reshuffles", 0) >= options.get("stall_reshuffles", STALL_RESHUFFLES),
         )
 
     @classmethod
@@ -131,6 +137,7 @@ class Position:
             full,
             partial,
             None if pending is None else pending.to_event(),
+            state.stale_reshuffles >= state.table.stall_reshuffles,
         )
 
     def mine_full(self) -> set[str]:
@@ -196,10 +203,12 @@ def score_move(move: Any, pos: Position) -> float:
             if pos.wins_with(kind):
                 return 1000.0
             return 46.0 if pos.new_kind(kind) else 2.0
+        counted = LAST_PILE_DOWN if pos.last_pile else 0.0
         if move.card == "wild":
-            return 3.0 + 4.0 * have if have else 0.5
+            return (3.0 + 4.0 * have if have else 0.5) + counted
         # Building on a started set, or laying the kind we hold most of.
-        return 7.0 + 5.0 * have + 2.0 * pos.hand[kind] - (4.0 if kind in pos.mine_full() else 0)
+        own = 7.0 + 5.0 * have + 2.0 * pos.hand[kind] - (4.0 if kind in pos.mine_full() else 0)
+        return own + counted
     if cls is Pass:
         return 8.0
     if cls is Discard:
@@ -207,6 +216,11 @@ def score_move(move: Any, pos: Position) -> float:
         keep = {"no": 6.0, "ultimate_collector": 8.0, "wild": 9.0}.get(card, 2.0 * pos.hand[card])
         return -keep
     return 0.0
+
+
+# What a Down Card is worth on the last Draw Pile before the stalled ending, where the ranking
+# counts Down Cards: more than passing (8), less than a set.
+LAST_PILE_DOWN = 10.0
 
 
 def greedy_move(moves: list[Any], pos: Position, rng: random.Random) -> Any:
