@@ -199,3 +199,14 @@ def test_bots_grow_restless_as_soon_as_nightfall_comes(nightfall: int, restless:
     for _ in range(restless - 1):
         fresh.act(state.view("p1"), state.legal_actions("p1"))
     assert fresh.urgency() < 1.0  # type: ignore[attr-defined]
+
+
+def test_same_deals_only_where_the_cards_dealt_are_the_same() -> None:
+    from bestiary.sim.paired import compare
+
+    base = [_played("wild", seed, {}) for seed in range(3)]
+    objectives = [_played("wild", seed, {"objectives": True}) for seed in range(3)]
+    smaller = [_played("wild", seed, {"pack_creatures": 4}) for seed in range(3)]
+    assert compare(base, objectives).same_deals
+    assert not compare(base, smaller).same_deals
+    assert not compare(base, smaller).scoring_only()
