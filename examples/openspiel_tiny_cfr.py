@@ -29,12 +29,17 @@ NATIVE = {"cfr": pyspiel.CFRSolver, "cfr+": pyspiel.CFRPlusSolver}
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="at most this many (20; with --target 1000)"
+    )
     parser.add_argument("--solver", choices=[*SOLVERS, "both"], default="both")
     parser.add_argument("--native", action="store_true", help="C++ solvers on the EFG game")
     parser.add_argument("--target", type=float, default=0.0, help="stop at this NashConv")
     parser.add_argument("--write-efg", type=Path, default=None)
     args = parser.parse_args()
+    if args.iterations is None:
+        # A target is reached or missed, never cut short by the default of a plain run.
+        args.iterations = 1000 if args.target else 20
     start = time.perf_counter()
     game = pyspiel.load_game(
         openspiel_critters.SHORT_NAME, {"variant": "tiny", "deal_at_once": True}
@@ -65,6 +70,12 @@ def main() -> None:
                 )
             if conv <= args.target:
                 break
+        if args.target and conv > args.target:
+            print(
+                f"{name}: did not reach NashConv {args.target:g} in {args.iterations} iterations "
+                f"(last {conv:.6f}); raise --iterations",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

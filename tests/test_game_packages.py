@@ -62,6 +62,7 @@ STILL_OUTSIDE = {
     "bots/critters_belief.py": "critters' belief over hidden hands",
     "bots/critters_search.py": "critters' ISMCTS bot",
     "bots/wild.py": "wild's bots",
+    "bots/wild_aims.py": "what an Objective and the Mating Bonus are worth to wild's bots",
     "bots/wild_exploiters.py": "wild's exploiters",
     "bots/wild_view.py": "reading a wild view",
     # wild's narrated demo (GameInfo.faces.demo): it prints, so it is no part of the rules.

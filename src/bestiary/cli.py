@@ -518,7 +518,8 @@ def sim_command(
     bots: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated bot names, repeated to fill the table (the game's default bot)."
+            help="Comma-separated bot names, repeated to fill the table (the game's default "
+            "bot); a bot's parameters as name(key=value), listed by bestiary bots."
         ),
     ] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
@@ -691,6 +692,37 @@ def ladder_command(
     page = ladder(games, search_games, wild_games, seed, progress, jobs, elsewhere_games)
     out.write_text(page, encoding="utf-8")
     typer.echo(f"wrote {out}")
+
+
+@app.command("bots")
+def bots_command(
+    game: Annotated[str | None, typer.Argument(help="A game (default: every game).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the bots as JSON.")] = False,
+) -> None:
+    """List each game's bots and the parameters each one takes, with defaults and bounds
+    (set them as name(key=value), e.g. --bots "reader(decay=0.5),greedy")."""
+    import json
+
+    from bestiary.core.agent import bot_entries
+    from bestiary.core.game import games
+
+    names = [_check_game(game)] if game is not None else [g.info.name for g in games()]
+    listing = {
+        name: [
+            {**entry.as_json(), "params": [p.as_json() for p in entry.params]}
+            for entry in bot_entries(name)
+        ]
+        for name in names
+    }
+    if as_json:
+        typer.echo(json.dumps(listing, indent=2))
+        return
+    for name in listing:
+        typer.echo(f"{name}:")
+        for entry in bot_entries(name):
+            typer.echo(f"  {entry.name}: {entry.description}")
+            for param in entry.params:
+                typer.echo(f"      {param.shown()}: {param.description}")
 
 
 @app.command("tournament")

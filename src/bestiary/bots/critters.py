@@ -29,6 +29,7 @@ from bestiary.critters.actions import (
     UltimateCollector,
 )
 from bestiary.critters.effects import DRAW, SKIP_TURN
+from bestiary.critters.info import STALL_RESHUFFLES
 from bestiary.critters.state import CrittersState, determinize
 
 View = Mapping[str, Any]
@@ -84,6 +85,7 @@ class Position:
         partial: dict[str, dict[str, int]],
         pending: Mapping[str, Any] | None,
         extras: Mapping[str, float] | None = None,
+        last_pile: bool = False,
     ) -> None:
         self.me = me
         self.size = size
@@ -94,6 +96,9 @@ class Position:
         self.pending = pending
         # a deck's own card -> what its effects beyond its choice are worth (card_extras)
         self.extras = extras or {}
+        # The Draw Pile is the last before the stalled ending (``stall_reshuffles``): the game
+        # is then ranked by full-set kinds, then Down Cards, so every Down Card counts.
+        self.last_pile = last_pile
 
     @classmethod
     def from_view(cls, view: View) -> Position:
@@ -111,6 +116,7 @@ class Position:
             },
             view["pending"],
             card_extras({name: spec["effects"] for name, spec in view.get("cards", {}).items()}),
+            view.get("stale_reshuffles", 0) >= options.get("stall_reshuffles", STALL_RESHUFFLES),
         )
 
     @classmethod
@@ -138,6 +144,7 @@ class Position:
             partial,
             None if pending is None else pending.to_event(),
             _own_extras(state),
+            state.stale_reshuffles >= state.table.stall_reshuffles,
         )
 
     def mine_full(self) -> set[str]:
@@ -231,10 +238,12 @@ def score_move(move: Any, pos: Position) -> float:
             if pos.wins_with(kind):
                 return 1000.0
             return 46.0 if pos.new_kind(kind) else 2.0
+        counted = LAST_PILE_DOWN if pos.last_pile else 0.0
         if move.card == "wild":
-            return 3.0 + 4.0 * have if have else 0.5
+            return (3.0 + 4.0 * have if have else 0.5) + counted
         # Building on a started set, or laying the kind we hold most of.
-        return 7.0 + 5.0 * have + 2.0 * pos.hand[kind] - (4.0 if kind in pos.mine_full() else 0)
+        own = 7.0 + 5.0 * have + 2.0 * pos.hand[kind] - (4.0 if kind in pos.mine_full() else 0)
+        return own + counted
     if cls is PlayCard:
         # its worth is its extras; on the leader if it has a target
         on = 2.0 * pos.leader_weight(move.target) if move.target is not None else 0.0
@@ -246,6 +255,11 @@ def score_move(move: Any, pos: Position) -> float:
         keep = {"no": 6.0, "ultimate_collector": 8.0, "wild": 9.0}.get(card, 2.0 * pos.hand[card])
         return -keep
     return 0.0
+
+
+# What a Down Card is worth on the last Draw Pile before the stalled ending, where the ranking
+# counts Down Cards: more than passing (8), less than a set.
+LAST_PILE_DOWN = 10.0
 
 
 def greedy_move(moves: list[Any], pos: Position, rng: random.Random) -> Any:

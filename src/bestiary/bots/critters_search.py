@@ -20,6 +20,7 @@ from typing import Any
 from bestiary.bots.critters import CritterBot, View, greedy_playout, legal_moves, ranked
 from bestiary.bots.critters_belief import Belief
 from bestiary.core.agent import register_bot
+from bestiary.core.bot_params import BotParam
 from bestiary.critters.state import CrittersState
 from bestiary.search.ismcts import Budget, Result, Searcher, Widening, search
 
@@ -117,6 +118,16 @@ class IsmctsBot(CritterBot):
     rank=2,
     seconds=ISMCTS_MILLIS / 1000,
     persona="Thinks ahead about what the others may hold before each move (up to a second).",
+    params=(
+        BotParam(
+            "iterations",
+            ISMCTS_ITERATIONS,
+            1,
+            10_000,
+            "playouts per move (the time cap stays)",
+            integer=True,
+        ),
+    ),
 )
-def _ismcts(player: str, rng: random.Random) -> IsmctsBot:
-    return IsmctsBot(player, rng)
+def _ismcts(player: str, rng: random.Random, iterations: int = ISMCTS_ITERATIONS) -> IsmctsBot:
+    return IsmctsBot(player, rng, Budget(iterations=iterations, millis=ISMCTS_MILLIS))

@@ -12,8 +12,17 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from bestiary.bots.wild_aims import (
+    best_partner_pursuit,
+    mate_worth,
+    nightfall_share,
+    objective,
+    planned,
+    pursuit,
+)
 from bestiary.bots.wild_view import INDEX, Unseen, eater_of, eats, legal_moves, payoff
 from bestiary.core.agent import register_bot
+from bestiary.core.bot_params import BotParam
 from bestiary.core.chance import RandomSource
 from bestiary.wild import CREATURES, Call, Discard, Draw, Meet, RevealOwn
 from bestiary.wild.analytics import BLUFF, DOUBLE_CROSS, HONEST, HUNT, intent
@@ -23,14 +32,22 @@ PATIENCE = 3
 DESPERATION = 10
 # Decisions without a meeting anywhere at the table before a bot is fully restless: it then
 # meets whoever it must, because a table where nobody meets ends at Nightfall with nothing
-# scored (a line-up of careful bots would otherwise stall there: docs/bots.md).
+# scored (a line-up of careful bots would otherwise stall there: docs/bots.md). That is at the
+# default Nightfall; a table with a sooner (later) Nightfall makes them restless sooner (later).
 RESTLESS = 30
 
 View = Mapping[str, Any]
 
 
 class WildBot:
-    """Shared table manners; subclasses choose offers and partners."""
+    """Shared table manners; subclasses choose offers and partners.
+
+    With ``objectives`` on, every bot but the random one leans towards its Objective where its
+    personality leaves it a choice (which Call to answer, which card to offer: wild_aims.py).
+    """
+
+    # The numbers a personality plays by, settable as ``name(key=value)`` (core/bot_params.py).
+    PARAMS: ClassVar[tuple[BotParam, ...]] = ()
 
     def __init__(self, player: str, rng: random.Random) -> None:
         self.player = player
@@ -38,6 +55,7 @@ class WildBot:
         self.waited = 0
         self._quiet = 0  # own decisions since the table's last meeting
         self._met = 0
+        self._restless = RESTLESS
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled through __init__ and then its fields: a compiled (mypyc) bot is made only
@@ -62,9 +80,10 @@ class WildBot:
 
     def urgency(self) -> float:
         """0 right after a meeting, rising to 1 after ``RESTLESS`` quiet decisions."""
-        return min(1.0, self._quiet / RESTLESS)
+        return min(1.0, self._quiet / self._restless)
 
     def _count_quiet(self, view: View) -> None:
+        self._restless = max(1, round(RESTLESS * nightfall_share(view)))
         met = len(view["meetings"])
         self._quiet = 0 if met != self._met else self._quiet + 1
         self._met = met
@@ -117,18 +136,34 @@ class WildBot:
         return None
 
     def _respond(self, view: View) -> Call | None:
-        """Answer a Call on the table by making it too (with a card that serves the plan)."""
+        """Answer a Call on the table by making it too (with a card that serves the plan):
+        the first one worth answering, or with an Objective the one that serves it best."""
         me = self.player
         offer = view["offer"]
         others = [(p, c) for p, c in view["calls"].items() if p != me and c is not None]
         self.rng.shuffle(others)
+        aiming = objective(view) is not None
+        best: tuple[float, str, str] | None = None
         for other, call in others:
             if offer is not None and offer["call"] == call:
                 continue  # already answering this Call
             card = self.answer(view, other, call)
             if card is not None and (card in view["hand"] or (offer and offer["card"] == card)):
-                return Call(me, card, call)
-        return None
+                if not aiming:
+                    return Call(me, card, call)
+                aim = pursuit(view, me, card, planned(card, call), call, other)
+                if best is None or aim > best[0]:
+                    best = (aim, card, call)
+        return None if best is None else Call(me, best[1], best[2])
+
+    def _aimed(self, view: View, cards: list[str], call_for: dict[str, str]) -> list[str]:
+        """``cards`` whose opening Call (``call_for``) serves the Objective best, or all of
+        them when none serves it (or the table plays without Objectives)."""
+        if objective(view) is None:
+            return cards
+        aims = {c: best_partner_pursuit(view, self.player, c, call_for[c]) for c in set(cards)}
+        top = max(aims.values())
+        return [c for c in cards if aims[c] == top] if top > 0 else cards
 
     def _held(self, view: View) -> list[str]:
         offer = view["offer"]
@@ -178,19 +213,48 @@ class HonestBot(WildBot):
         return call if call in self._held(view) else None
 
     def opening(self, view: View) -> tuple[str, str]:
-        card = self.rng.choice(self._held(view))
+        held = self._held(view)
+        card = self.rng.choice(self._aimed(view, held, {c: c for c in held}))
         return card, card
 
 
 class HunterBot(WildBot):
-    """Always hunts: answers a Call with the creature that eats it, and lures with false Calls."""
+    """Hunts: answers a Call with the creature that eats it, and lures with false Calls.
+
+    A Call it cannot hunt it answers with a mate when a mate is worth ``appetite`` of a hunt
+    (a half without the Mating Bonus, two thirds with it) or its Objective asks for one."""
+
+    APPETITE = 0.6
+    PARAMS: ClassVar[tuple[BotParam, ...]] = (
+        BotParam(
+            "appetite",
+            APPETITE,
+            0.0,
+            1.0,
+            "mates with a Call it cannot hunt when a mate is worth this share of a hunt"
+            " (1/2 without the Mating Bonus, 2/3 with it)",
+        ),
+    )
+
+    def __init__(self, player: str, rng: random.Random, appetite: float = APPETITE) -> None:
+        super().__init__(player, rng)
+        self.appetite = appetite
 
     def answer(self, view: View, other: str, call: str) -> str | None:
+        held = self._held(view)
         card = eater_of(call)
-        return card if card in self._held(view) else None
+        if card in held:
+            return card
+        if call in held and (
+            mate_worth(view) >= self.appetite
+            or pursuit(view, self.player, call, call, call, other) > 0
+        ):
+            return call
+        return None
 
     def opening(self, view: View) -> tuple[str, str]:
-        card = self.rng.choice(self._held(view))
+        held = self._held(view)
+        card = self.rng.choice(self._aimed(view, held, {c: eats(c) for c in held}))
         return card, eats(card)
 
 
@@ -243,19 +307,40 @@ def vengeful(view: View) -> set[str]:
 
 
 class TricksterBot(HonestBot):
-    """Mates with the trusted, double-crosses callers it suspects of hunting."""
+    """Mates with the trusted, double-crosses callers it suspects of hunting.
+
+    The Mating Bonus makes trust pay more: the bar for suspicion is the hunting share at which
+    an honest offer and a double-cross are worth the same, m / (m + e) for a mate's points m and
+    an eat's e (1/3 without the bonus, 2/5 with it), scaled by ``suspicion`` / (1/3)."""
 
     SUSPICION = 0.4
+    PARAMS: ClassVar[tuple[BotParam, ...]] = (
+        BotParam(
+            "suspicion",
+            SUSPICION,
+            0.0,
+            1.0,
+            "the share of hunts (without the Mating Bonus) at which it double-crosses a caller",
+        ),
+    )
+
+    def __init__(self, player: str, rng: random.Random, suspicion: float = SUSPICION) -> None:
+        super().__init__(player, rng)
+        self.suspicion = suspicion
+
+    def bar(self, view: View) -> float:
+        worth = mate_worth(view)
+        return self.suspicion * (3.0 * worth / (1.0 + worth))  # exactly suspicion without it
 
     def answer(self, view: View, other: str, call: str) -> str | None:
-        if Beliefs(view).hunting(other) >= self.SUSPICION:
+        if Beliefs(view).hunting(other) >= self.bar(view):
             # A hunter calling ``call`` holds its eater; offer the creature that eats that.
             card = eater_of(eater_of(call))
             return card if card in self._held(view) else None
         return super().answer(view, other, call)
 
     def agrees(self, view: View, other: str, card: str, call: str) -> bool:
-        suspected = Beliefs(view).hunting(other) >= self.SUSPICION
+        suspected = Beliefs(view).hunting(other) >= self.bar(view)
         return intent(card, call) == (DOUBLE_CROSS if suspected else "honest")
 
 
@@ -270,6 +355,35 @@ class ReaderBot(WildBot):
     PAIR = 3.0
     # What hunting a player who takes revenge costs (the meetings it spoils afterwards).
     REVENGE = 3.0
+    # An Objective's points against Den points (1: a point is a point).
+    AMBITION = 1.0
+    PARAMS: ClassVar[tuple[BotParam, ...]] = (
+        BotParam("decay", DECAY, 0.0, 1.0, "weight of a meeting for each later one (1: all alike)"),
+        BotParam("pair", PAIR, 0.0, 10.0, "weight of a meeting with the reader itself"),
+        BotParam("rivalry", RIVALRY, 0.0, 1.0, "points a rival's Den point costs it"),
+        BotParam("threshold", THRESHOLD, -1.0, 3.0, "least expected gain worth spending a card on"),
+        BotParam("revenge", REVENGE, 0.0, 10.0, "points hunting an avenger costs it"),
+        BotParam("ambition", AMBITION, 0.0, 3.0, "weight of its Objective's points"),
+    )
+
+    def __init__(
+        self,
+        player: str,
+        rng: random.Random,
+        decay: float = DECAY,
+        pair: float = PAIR,
+        rivalry: float = RIVALRY,
+        threshold: float = THRESHOLD,
+        revenge: float = REVENGE,
+        ambition: float = AMBITION,
+    ) -> None:
+        super().__init__(player, rng)
+        self.decay = decay
+        self.pair = pair
+        self.rivalry = rivalry
+        self.least = threshold
+        self.revenge = revenge
+        self.ambition = ambition
 
     def _bonus(self, view: View) -> bool:
         if "options" in view:
@@ -283,7 +397,7 @@ class ReaderBot(WildBot):
 
     def _their_cards(self, view: View, other: str, call: str, unseen: Unseen) -> dict[str, float]:
         """Chance of each card ``other`` offers with ``call``, from their habits and their Pack."""
-        beliefs = Beliefs(view, self.player, self.DECAY, self.PAIR)
+        beliefs = Beliefs(view, self.player, self.decay, self.pair)
         weights: dict[str, float] = {}
         for step in range(5):  # the card lies ``step`` places before the Call on the chain
             what = intent(CREATURES[(INDEX[call] - step) % 5], call)
@@ -297,15 +411,19 @@ class ReaderBot(WildBot):
     def value(self, view: View, card: str, call: str, other: str, unseen: Unseen) -> float:
         """Expected Den points (ours less a share of theirs) of meeting ``other`` on ``call``."""
         bonus = self._bonus(view)
-        rivalry = 1.0 if len(view["players"]) == 2 else self.RIVALRY
+        aiming = objective(view) is not None
+        rivalry = 1.0 if len(view["players"]) == 2 else self.rivalry
         total = 0.0
         for theirs, chance in self._their_cards(view, other, call, unseen).items():
             mine, gained = payoff(card, theirs, call)
             if bonus:  # a mate brings a foreign card (2); an eat one own and one foreign (3)
                 mine, gained = mine + (mine > 0), gained + (gained > 0)
             total += chance * (mine - rivalry * gained)
+            if aiming:
+                aim = pursuit(view, self.player, card, theirs, call, other)
+                total += chance * self.ambition * aim
         if intent(card, call) == HUNT and other in vengeful(view):
-            total -= self.REVENGE  # every later meeting with them would be a double-cross
+            total -= self.revenge  # every later meeting with them would be a double-cross
         return total
 
     def _best(self, view: View, call: str, other: str, unseen: Unseen) -> tuple[float, str]:
@@ -313,7 +431,7 @@ class ReaderBot(WildBot):
 
     def threshold(self) -> float:
         """The least expected gain worth a meeting: lower the longer nobody has met."""
-        return self.THRESHOLD - self.urgency()
+        return self.least - self.urgency()
 
     def answer(self, view: View, other: str, call: str) -> str | None:
         gain, card = self._best(view, call, other, Unseen.from_view(view))
@@ -341,10 +459,20 @@ class CautiousBot(ReaderBot):
     """A reader that will not meet anyone it distrusts, whatever the odds say."""
 
     DISTRUST = 0.35
+    PARAMS: ClassVar[tuple[BotParam, ...]] = (
+        *ReaderBot.PARAMS,
+        BotParam("distrust", DISTRUST, 0.0, 1.0, "share of hunts at which it refuses to meet"),
+    )
+
+    def __init__(
+        self, player: str, rng: random.Random, distrust: float = DISTRUST, **reader: float
+    ) -> None:
+        super().__init__(player, rng, **reader)
+        self.distrust = distrust
 
     def distrusts(self, view: View, other: str) -> bool:
         """Whether ``other`` hunts too often to meet: the bar rises while nobody meets."""
-        bar = self.DISTRUST + (1.0 - self.DISTRUST) * self.urgency()
+        bar = self.distrust + (1.0 - self.distrust) * self.urgency()
         return Beliefs(view).hunting(other) > bar
 
     def opening(self, view: View) -> tuple[str, str]:
@@ -372,10 +500,10 @@ class CautiousBot(ReaderBot):
 
 
 def _register(name: str, description: str, cls: type[WildBot], rank: int, persona: str) -> None:
-    def factory(player: str, rng: random.Random) -> WildBot:
-        return cls(player, rng)
+    def factory(player: str, rng: random.Random, **params: float) -> WildBot:
+        return cls(player, rng, **params)
 
-    register_bot("wild", name, description, rank=rank, persona=persona)(factory)
+    register_bot("wild", name, description, rank=rank, persona=persona, params=cls.PARAMS)(factory)
 
 
 # Ranks follow the 4-player tournament of docs/balance.md (higher is stronger); the last

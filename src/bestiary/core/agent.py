@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bestiary.core.bot_params import BotParam, bot_settings, split_bot
+
 
 class Agent(Protocol):
     """A bot in one seat.
@@ -29,7 +31,9 @@ class Agent(Protocol):
     def act(self, view: Mapping[str, Any], legal: Sequence[Any]) -> Any | None: ...
 
 
-AgentFactory = Callable[[str, random.Random], Agent]
+# ``factory(player, rng, **params)``: ``params`` are the bot's declared parameters that the
+# name sets (core/bot_params.py); a factory that declares none is called with none.
+AgentFactory = Callable[..., Agent]
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ class BotEntry:
     rank: int = 0
     seconds: float = 0.0
     persona: str = ""
+    params: tuple[BotParam, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -66,11 +71,13 @@ def register_bot(
     rank: int = 0,
     seconds: float = 0.0,
     persona: str = "",
+    params: tuple[BotParam, ...] = (),
 ) -> Callable[[AgentFactory], AgentFactory]:
-    """Decorator: register ``factory(player, rng) -> Agent`` as bot ``name`` for ``game``."""
+    """Decorator: register ``factory(player, rng, **params) -> Agent`` as bot ``name`` for
+    ``game``, with the parameters it declares."""
 
     def decorate(factory: AgentFactory) -> AgentFactory:
-        entry = BotEntry(game, name, description, factory, rank, seconds, persona)
+        entry = BotEntry(game, name, description, factory, rank, seconds, persona, params)
         _BOTS[(game, name)] = entry
         return factory
 
@@ -132,11 +139,20 @@ def bot_levels(game: str) -> dict[str, str]:
     return out
 
 
-def make_bot(game: str, name: str, player: str, seed: int) -> Agent:
-    """A new bot ``name`` for ``game`` playing ``player``, with its own seeded RNG."""
+def bot_entry(game: str, spec: str) -> tuple[BotEntry, dict[str, float]]:
+    """The registered bot ``spec`` names (``reader`` or ``reader(decay=0.5)``) and the
+    parameters it sets; ValueError in one sentence."""
     _load_bots()
+    name, raw = split_bot(spec)
     entry = _BOTS.get((game, name))
     if entry is None:
         known = ", ".join(e.name for e in bot_entries(game)) or "none"
         raise ValueError(f"no bot called {name!r} for {game} (known: {known})")
-    return entry.factory(player, random.Random(seed))
+    return entry, bot_settings(name, raw, entry.params)
+
+
+def make_bot(game: str, name: str, player: str, seed: int) -> Agent:
+    """A new bot ``name`` (with any parameters it sets) for ``game`` playing ``player``, with
+    its own seeded RNG."""
+    entry, params = bot_entry(game, name)
+    return entry.factory(player, random.Random(seed), **params)

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bestiary.core.bot_params import split_outside
 from bestiary.core.game import get_game
 from bestiary.core.options import parse_options
 from bestiary.sim.runner import GameSpec
@@ -99,9 +100,9 @@ def parse_sweeps(texts: Sequence[str]) -> list[SweepKey]:
             raise ValueError(f"--sweep {text!r} should look like KEY=V1,V2,...")
         if any(s.key == key for s in sweeps):
             raise ValueError(f"--sweep names {key!r} twice; list all its values in one --sweep")
-        parts = [part.strip() for part in raw.split(",") if part.strip()]
+        parts = split_outside(raw)
         if key == "bots":
-            values: list[Any] = [tuple(b for b in part.split("+") if b) for part in parts]
+            values: list[Any] = [tuple(split_outside(part, "+")) for part in parts]
         else:
             values = [parse_options([f"{key}={part}"])[key] for part in parts]
         if len(set(map(describe_value, values))) != len(values):

@@ -1,4 +1,5 @@
-"""Bots for a simulation: a registered name (``reader``) or a designer's own ``module:Factory``.
+"""Bots for a simulation: a registered name (``reader``, or with parameters
+``reader(decay=0.5)``: core/bot_params.py) or a designer's own ``module:Factory``.
 
 A factory is called as ``factory(player, rng)`` and returns an Agent, exactly like a registered
 bot's (``bestiary.core.agent.register_bot``). The module is imported from ``sys.path`` with the
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-from bestiary.core.agent import Agent, AgentFactory, bot_entries, make_bot
+from bestiary.core.agent import Agent, AgentFactory, bot_entry, make_bot
 
 
 def is_custom(name: str) -> bool:
@@ -53,9 +54,7 @@ def check_bot(game: str, name: str) -> None:
     if is_custom(name):
         load_factory(name)
         return
-    known = {entry.name for entry in bot_entries(game)}
-    if name not in known:
-        raise ValueError(f"no bot called {name!r} for {game} (known: {', '.join(sorted(known))})")
+    bot_entry(game, name)  # its name and every parameter it sets
 
 
 def make_agent(game: str, name: str, player: str, seed: int) -> Agent:

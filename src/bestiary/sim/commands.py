@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from bestiary.core.bot_params import split_outside
 from bestiary.core.game import get_game
 from bestiary.sim.arms import Arm, SweepKey, describe_options, parse_sweeps, unique_pairs
 from bestiary.sim.bots import check_bot
@@ -32,7 +33,7 @@ from bestiary.sim.turns import all_turn_rows
 
 def parse_bots(game: str, text: str, extra: Sequence[str] = ()) -> list[str]:
     """Bot names from ``--bots`` (comma-separated) and ``--bot`` (repeatable), each checked."""
-    names = [name.strip() for name in text.split(",") if name.strip()] + list(extra)
+    names = split_outside(text) + list(extra)
     if not names:
         raise ValueError("--bots needs at least one bot name")
     for name in names:

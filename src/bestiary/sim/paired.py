@@ -5,8 +5,10 @@ get the same deal, the same seating and the same bot RNGs, and only the changed 
 For each bot, seat and metric the per-game difference (arm minus baseline) is averaged and given
 a Student-t interval: the luck of the deal cancels out of each difference, so the interval is
 much narrower than two separate intervals would suggest. When the arms cannot share deals (a
-different player count) the same numbers are still valid, only not narrower: the pairs are then
-independent draws (``same_deals`` is false).
+different player count, deck or Pack) the same numbers are still valid, only not narrower: the
+pairs are then independent draws (``same_deals`` is false: the runner fingerprints each deal).
+On the same deals, a comparison in which no bot played any move differently measures scoring
+only, and says so (``SCORING_ONLY``).
 
 A bot's per-game value is its mean win share over the seats it fills in that game, so its mean
 over games equals its win rate in the summary.
@@ -113,6 +115,16 @@ class ChangedGame:
         }
 
 
+def moves_differ(a: GameResult, b: GameResult) -> bool:
+    """Whether some move differs between two games: a game that only ended sooner (the same
+    moves, cut short by an ending rule) played no move differently."""
+    common = min(len(a.moves), len(b.moves))
+    return a.moves[:common] != b.moves[:common]
+
+
+SCORING_ONLY = "the bots played the same moves; this measures scoring only"
+
+
 def _winners(result: GameResult) -> tuple[str, ...]:
     return tuple(f"seat {s + 1} {result.bots[s]}" for s in result.winners)
 
@@ -127,6 +139,7 @@ class Comparison:
     same_deals: bool
     same_seats: bool
     changed: int
+    moved: int  # games in which some move differs (not only where one arm ended sooner)
     bots: tuple[PairedRow, ...]
     scores: tuple[PairedRow, ...]
     seats: tuple[PairedRow, ...]
@@ -148,6 +161,11 @@ class Comparison:
             if row.diff.includes_zero() and row.diff.detectable() > WORTH_TELLING
         ]
 
+    def scoring_only(self) -> bool:
+        """On the same deals, no bot played a move differently in any game: the comparison
+        measures how the games are scored, not how they are played."""
+        return self.same_deals and self.games > 0 and self.moved == 0
+
     def plan_rate(self) -> float:
         """A seat's mean rate is its fair share 1/players: the rate to plan more games around."""
         return fmean(row.base.mean for row in self.seats) if self.seats else 0.5
@@ -168,6 +186,8 @@ class Comparison:
             "same_deals": self.same_deals,
             "same_seats": self.same_seats,
             "games_with_other_winners": self.changed,
+            "games_with_other_moves": self.moved,
+            "scoring_only": self.scoring_only(),
             "win_rate": {row.label: row.to_json() for row in self.bots},
             "score": {row.label: row.to_json() for row in self.scores},
             "seat_win_rate": {row.label: row.to_json() for row in self.seats},
@@ -219,9 +239,10 @@ def compare(
         base=names[0],
         other=names[1],
         games=len(pairs),
-        same_deals=all(len(a.bots) == len(b.bots) for a, b in pairs),
+        same_deals=all(len(a.bots) == len(b.bots) and a.deal == b.deal for a, b in pairs),
         same_seats=all(a.bots == b.bots for a, b in pairs),
         changed=sum(1 for a, b in pairs if a.winners != b.winners),
+        moved=sum(1 for a, b in pairs if moves_differ(a, b)),
         bots=_per_bot(pairs, bot_share),
         scores=_per_bot(pairs, bot_score),
         seats=tuple(

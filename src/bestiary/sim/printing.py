@@ -19,7 +19,7 @@ from bestiary.sim.experiment import (
     sweep_family,
     sweep_small_sample,
 )
-from bestiary.sim.paired import Comparison, PairedRow
+from bestiary.sim.paired import SCORING_ONLY, Comparison, PairedRow
 from bestiary.sim.stats import mean_interval, wilson
 from bestiary.sim.summary import RateRow, Summary, length_unit
 
@@ -198,8 +198,10 @@ def print_paired(console: Console, comparison: Comparison, records: Path | None 
         how = "same seeds, different tables: pairs are independent"
     console.print(
         f"paired: {comparison.other} minus {comparison.base}, {comparison.games:,} games ({how}); "
-        f"{comparison.changed:,} games had other winners"
+        f"{comparison.changed:,} games had other winners, {comparison.moved:,} other moves"
     )
+    if comparison.scoring_only():
+        console.print(f"[bold yellow]{SCORING_ONLY}[/]")
     console.print(paired_table("win rate per bot", comparison, comparison.bots, holm=True))
     console.print(paired_table("mean score per bot", comparison, comparison.scores))
     console.print(paired_table("win rate per seat", comparison, comparison.seats, holm=True))

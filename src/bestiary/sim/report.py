@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 from bestiary.sim.experiment import Experiment, Played, SweepPoint
-from bestiary.sim.paired import Comparison, PairedRow
+from bestiary.sim.paired import SCORING_ONLY, Comparison, PairedRow
 from bestiary.sim.plots import (
     NOTE,
     Colours,
@@ -211,6 +211,8 @@ def _paired_html(comparison: Comparison) -> str:
         return f"<h3>{html.escape(title)}</h3>" + _table(head + (["Holm"] if holm else []), body)
 
     notes = [comparison.family()[1].describe(), *comparison.small_sample()]
+    if comparison.scoring_only():
+        notes.insert(0, SCORING_ONLY)
     changed = changed_lines(comparison, None)
     return (
         f"<section><h2>Paired: {html.escape(comparison.other)} minus "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,6 +70,10 @@ class GameResult:
     tallies: str = "tallies"  # what ``outcomes`` counts, in the game's word (wild: meetings)
     # Wall-clock seconds to play it: reported, never compared (results are seeded, time is not).
     seconds: float = field(default=0.0, compare=False)
+    # Fingerprints for paired comparisons (sim/paired.py): of the deal (the header's cards,
+    # seats and first player, not its options) and of each move in order.
+    deal: int = field(default=0, compare=False, repr=False)
+    moves: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def win_share(self, seat: int) -> float:
         """1 for a sole win, 1/k for a win shared by k players, else 0."""
@@ -140,8 +145,21 @@ def play_game(
         ended=state.ending() or "capped",
         record=record,
         seconds=time.perf_counter() - start,
+        deal=deal_print(state.header()),
+        moves=tuple(zlib.crc32(dumps(e).encode()) for e in state.events() if "by" in e),
         **fields,
     )
+
+
+# Header keys that say how a game is scored or named, not which cards were dealt to whom.
+_NOT_DEALT = frozenset({"options", "objectives", "version", "seed", "deck_name", "deck_hash"})
+
+
+def deal_print(header: Mapping[str, Any]) -> int:
+    """A fingerprint of the deal a header records: equal for two games dealt the same cards,
+    seats and first player, whatever their scoring options (Objectives are dealt beside the
+    cards, from their own draws, so turning them on leaves the cards' deal as it was)."""
+    return zlib.crc32(dumps({k: v for k, v in header.items() if k not in _NOT_DEALT}).encode())
 
 
 def _outcomes(state: State) -> dict[str, int]:
