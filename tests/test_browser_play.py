@@ -205,6 +205,8 @@ def test_the_lobby_offers_the_bots_pace_for_both_games_and_the_table_keeps_it(
 ) -> None:
     page = new_page(browser)
     page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('bestiary.played', '1')")  # a returning player
+    page.reload()
     page.fill("#name", "pat")
     page.check(f"input[name=game][value={game}]")
     pace = page.locator("#opt-pace")
@@ -253,3 +255,35 @@ def test_the_host_removes_a_seated_player_before_the_start(
     ann.click("#seats .add-bot")
     ann.wait_for_selector("#start:not([disabled])")
     assert PAGE_ERRORS == []
+
+
+def test_a_first_time_browser_starts_gentle_and_a_returning_one_gets_the_defaults(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    """A browser that never sat at a game: Easy bots and the slow pace, said plainly; once it has
+    sat at a table it is a returning player and gets the served defaults (the default bot)."""
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.check("input[name=game][value=wild]")
+    assert "first game" in page.inner_text("#first-game")
+    chosen = page.eval_on_selector("#fill-bot", "(s) => s.selectedOptions[0].textContent")
+    assert chosen.startswith("Easy:"), chosen
+    assert page.locator("#opt-pace").input_value() == "slow"
+    page.fill("#name", "newcomer")
+    page.click("#create")
+    link = page.get_attribute("#share-link", "href")
+    assert link is not None
+    with server.http() as http:
+        table = http.get(f"/api/tables/{link.rsplit('/', 1)[1]}").json()
+    assert table["settings"]["bots_pace"] == "slow"
+    page.click("#start")  # seated and playing: this browser has played now
+    page.wait_for_selector("#wild-board")
+    page.goto(server.url + "/#/")
+    page.wait_for_selector("#create")
+    page.check("input[name=game][value=wild]")
+    assert page.query_selector("#first-game") is None
+    chosen = page.eval_on_selector("#fill-bot", "(s) => s.selectedOptions[0].textContent")
+    assert chosen.endswith("(default)"), chosen
+    assert page.locator("#opt-pace").input_value() == "normal"
+    assert PAGE_ERRORS == []
+    page.context.close()

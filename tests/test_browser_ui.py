@@ -355,6 +355,8 @@ def test_the_lobby_and_waiting_room_speak_to_players(
     room's hint for friends names this server's own port."""
     page = new_page(browser, own_policy=True)
     page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('bestiary.played', '1')")  # a returning player
+    page.reload()
     page.wait_for_selector("#create")
     for game in ("critters", "wild"):
         page.check(f"input[name=game][value={game}]")

@@ -60,3 +60,19 @@ def test_wild_with_reader_hunter_trickster_reaches_the_end_screen() -> None:
     times = [event["t"] for event in table.record_events()]
     assert len(times) == len(table.state.events())
     assert times == sorted(times)
+
+
+def test_every_default_player_count_follows_the_games_declared_range() -> None:
+    """duel (tests/toygame) seats 2: with no --players, play, bench and sim seat 2, not 4."""
+    runner = CliRunner()
+    # play: the default table is duel's 2 seats, so three bots are two too many
+    result = runner.invoke(cli_app, ["play", "duel", "--bots", "random,random,random"])
+    assert result.exit_code == 2, result.output
+    assert "need 1 bot" in result.stderr, result.stderr
+    assert "takes 2 to 2 players" not in result.stderr
+    bench = runner.invoke(cli_app, ["bench", "duel", "--games", "3"])
+    assert bench.exit_code == 0, bench.output
+    planned = runner.invoke(cli_app, ["sim", "duel", "--plan", "--margin", "0.1"])
+    halves = runner.invoke(cli_app, ["sim", "--plan", "--margin", "0.1", "--rate", "0.5"])
+    assert planned.exit_code == 0, planned.output
+    assert planned.output == halves.output  # 1/2, duel's two seats

@@ -71,6 +71,17 @@ def _check_game(name: str) -> str:
     return name
 
 
+PLAYERS_HELP = "Players at the table, you included (default: 4, or the nearest the game allows)."
+
+
+def _players(game: str, players: int | None) -> int:
+    """``--players`` as given, else 4 moved into the game's declared range (kuhn, duel: 2)."""
+    if players is not None:
+        return players
+    info = get_game(_check_game(game)).info
+    return max(info.min_players, min(info.max_players, 4))
+
+
 def _default_bot(game: str) -> str:
     """The bot a game declares as its default (``GameInfo.default_bot``)."""
     return get_game(_check_game(game)).info.default_bot
@@ -107,7 +118,7 @@ def replay_command(
 @app.command("play")
 def play_command(
     game: Annotated[str, typer.Argument(help=GAME_HELP)],
-    players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
+    players: Annotated[int | None, typer.Option(help=PLAYERS_HELP)] = None,
     bots: Annotated[
         str | None,
         typer.Option(help="Bots for the other seats, comma-separated (one name fills them all)."),
@@ -132,7 +143,7 @@ def play_command(
     _check_game(game)
     try:
         options = parse_options(option or [])
-        table = new_table(game, players, bots, options, seed, name, tick)
+        table = new_table(game, _players(game, players), bots, options, seed, name, tick)
     except ValueError as err:
         raise _fail(str(err)) from None
     play(table, save)
@@ -141,7 +152,9 @@ def play_command(
 @app.command("bench")
 def bench_command(
     game: Annotated[str, typer.Argument(help="A registered game, or server.")],
-    players: Annotated[int, typer.Option(help="Players per game.")] = 4,
+    players: Annotated[
+        int | None, typer.Option(help="Players per game (default: 4, or the nearest allowed).")
+    ] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 2000,
     seed: Annotated[int, typer.Option(help="First seed; game i uses seed+i.")] = 1,
     tables: Annotated[
@@ -210,7 +223,7 @@ def bench_command(
         except ValueError as err:
             raise _fail(str(err)) from None
         return
-    _check_game(game)
+    players = _players(game, players)
     try:
         result = bench_engine(game, players=players, games=games, seed=seed)
     except ValueError as err:
@@ -241,7 +254,9 @@ def demo_command(
         str | None,
         typer.Argument(help="The game (default: the first with a narrated demo of its own)."),
     ] = None,
-    players: Annotated[int, typer.Option(help="Players at the table (2-6).")] = 4,
+    players: Annotated[
+        int | None, typer.Option(help="Players at the table (default: 4, or the nearest allowed).")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
     delay: Annotated[float, typer.Option(help="Seconds between narrated lines.")] = 0.4,
 ) -> None:
@@ -253,6 +268,7 @@ def demo_command(
         with_demo = [g.info.name for g in games() if g.info.faces.demo is not None]
         game = with_demo[0] if with_demo else game_names()[0]
     demo = get_game(_check_game(game)).info.faces.demo
+    players = _players(game, players)
     if demo is not None:
         resolve(demo)(players=players, seed=seed, delay=delay)
         return
@@ -514,7 +530,9 @@ def routes_command(
 @app.command("sim")
 def sim_command(
     game: Annotated[str | None, typer.Argument(help=GAME_HELP)] = None,
-    players: Annotated[int, typer.Option(help="Players per game.")] = 4,
+    players: Annotated[
+        int | None, typer.Option(help="Players per game (default: 4, or the nearest allowed).")
+    ] = None,
     bots: Annotated[
         str | None,
         typer.Option(
@@ -617,14 +635,15 @@ def sim_command(
 
     try:
         if plan:
-            typer.echo(commands.plan(rate or 1.0 / players, margin, confidence, power, known))
+            seated = players or (_players(game, None) if game else 4)
+            typer.echo(commands.plan(rate or 1.0 / seated, margin, confidence, power, known))
             return
         if game is None:
             raise _fail("name a game (wild or critters), or use --plan")
         commands.run_sim(
             commands.SimRequest(
                 game=_check_game(game),
-                players=players,
+                players=_players(game, players),
                 bots=bots if bots is not None else ("" if bot else _default_bot(game)),
                 games=games,
                 seed=seed,

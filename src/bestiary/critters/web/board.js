@@ -188,7 +188,7 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
         ${others.map((m, k) => html`<div key=${k}><${Control} id=${`move-${k}`} action=${m} data-do=${m.do} onPress=${played}>${command(describe(m, me, w))}</${Control}></div>`)}
       </div>
       <div class="row">
-        <${Control} id="pass" action=${pass} data-do="pass" why=${myTurn} reason=${!myTurn ? cardReason("pass", view, me, w) : `You hold more than ${view.options.hand_limit} cards: play or discard one instead.`}>Pass (p)</${Control}>
+        <${Control} id="pass" action=${pass} data-do="pass" why=${myTurn} reason=${!myTurn ? cardReason("pass", view, me, w) : `You hold more than ${view.options.hand_limit} cards: ${legal.some((a) => a.do === "discard") ? "play or discard one instead" : "play one instead"}.`}>Pass (p)</${Control}>
       </div>
       <p class="keys">Keys: <kbd>1</kbd>-<kbd>9</kbd> pick a card (then <kbd>Tab</kbd>/<kbd>Enter</kbd> a move) · <kbd>p</kbd> pass · <kbd>n</kbd> NO! · <kbd>a</kbd> allow · <kbd>m</kbd> sound</p>
     </section>`;

@@ -22,6 +22,9 @@ function OptionField({ spec, value, set }) {
   return null; // decks are chosen by name on the command line, not from the browser
 }
 
+// Set once this browser has sat at a game (store.js): it is no longer a first-timer.
+export const PLAYED = "bestiary.played";
+
 const LEVEL_TITLES = { easy: "Easy", medium: "Medium", hard: "Hard", practice: "Practice" };
 
 // "Hard: reader (default)": a bot's level, its name, and whether the table would pick it.
@@ -55,8 +58,13 @@ function CreateForm() {
   const [bot, setBot] = useState(null);
   const [values, setValues] = useState({});
   if (!info) return html`<p>No games are registered.</p>`;
-  const chosenBot = bot === null ? info.default_bot || "" : bot;
-  const optionValue = (spec) => (spec.name in values ? values[spec.name] : spec.default);
+  // A browser that has never sat at a game here starts at a gentle table: Easy bots and the
+  // slow pace, said plainly above the choices (a returning one gets the served defaults).
+  const first = !localStorage.getItem(PLAYED);
+  const easy = first ? info.bots.find((b) => b.level === "easy") : null;
+  const chosenBot = bot === null ? (easy ? easy.name : info.default_bot || "") : bot;
+  const gentle = (spec) => (first && spec.name === "pace" && (spec.choices || []).includes("slow") ? "slow" : spec.default);
+  const optionValue = (spec) => (spec.name in values ? values[spec.name] : gentle(spec));
   const create = async (e) => {
     e.preventDefault();
     const options = {};
@@ -86,6 +94,7 @@ function CreateForm() {
       <label for="name">Your name <input id="name" value=${name} maxlength="24" autocomplete="nickname" onInput=${(e) => setName(e.target.value)}/></label>
       <label for="seats">Seats <input id="seats" type="number" class="narrow" min=${info.min_players} max=${info.max_players} value=${seats} onInput=${(e) => setSeats(e.target.value)}/></label>
     </div>
+    ${first ? html`<p class="first-game" id="first-game">Your first game here? This table starts gentle: ${easy ? html`<b>Easy bots</b>` : "the default bots"}${(info.table_options || []).some((t) => t.name === "pace") ? html` at a <b>slow pace</b>` : null}. Change them below when you like.</p>` : null}
     <div class="row">
       <${BotChoice} info=${info} chosen=${chosenBot} choose=${setBot}/>
       ${(info.table_options || []).map((spec) => html`<${OptionField} key=${`${game}-${spec.name}`} spec=${spec} value=${optionValue(spec)}

@@ -125,6 +125,7 @@ function receive(message) {
     store.tableReceived = performance.now();
   } else if (message.type === "state") {
     const before = store.state;
+    if (store.me && store.me.seat !== null) localStorage.setItem("bestiary.played", "1"); // lobby.js PLAYED
     store.state = message;
     store.received = performance.now();
     if (message.ref !== undefined && sentBy.has(message.ref)) {
