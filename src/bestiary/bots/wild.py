@@ -36,6 +36,25 @@ DESPERATION = 10
 # default Nightfall; a table with a sooner (later) Nightfall makes them restless sooner (later).
 RESTLESS = 30
 
+# The personalities' defaults (each settable as ``name(key=value)``: core/bot_params.py). They
+# live at module level: a compiled class body cannot read its own earlier names.
+# The hunter mates a Call it cannot hunt when a mate is worth this share of a hunt.
+APPETITE = 0.6
+# The trickster double-crosses a caller who hunts this often (without the Mating Bonus).
+SUSPICION = 0.4
+# The reader: points a rival's gain costs us, and the least expected gain worth a card.
+RIVALRY = 0.5
+THRESHOLD = 0.15
+# How the reader weighs what it has seen (Beliefs): recent meetings, and meetings with it.
+DECAY = 0.85
+PAIR = 3.0
+# What hunting a player who takes revenge costs (the meetings it spoils afterwards).
+REVENGE = 3.0
+# An Objective's points against Den points (1: a point is a point).
+AMBITION = 1.0
+# The cautious reader refuses to meet a player who hunts this often.
+DISTRUST = 0.35
+
 View = Mapping[str, Any]
 
 
@@ -224,7 +243,6 @@ class HunterBot(WildBot):
     A Call it cannot hunt it answers with a mate when a mate is worth ``appetite`` of a hunt
     (a half without the Mating Bonus, two thirds with it) or its Objective asks for one."""
 
-    APPETITE = 0.6
     PARAMS: ClassVar[tuple[BotParam, ...]] = (
         BotParam(
             "appetite",
@@ -313,7 +331,6 @@ class TricksterBot(HonestBot):
     an honest offer and a double-cross are worth the same, m / (m + e) for a mate's points m and
     an eat's e (1/3 without the bonus, 2/5 with it), scaled by ``suspicion`` / (1/3)."""
 
-    SUSPICION = 0.4
     PARAMS: ClassVar[tuple[BotParam, ...]] = (
         BotParam(
             "suspicion",
@@ -347,16 +364,6 @@ class TricksterBot(HonestBot):
 class ReaderBot(WildBot):
     """Reads the table: weighs each offer, Call and partner by expected points."""
 
-    # Points a rival's gain costs us, and the least expected gain worth spending a card on.
-    RIVALRY = 0.5
-    THRESHOLD = 0.15
-    # How the reader weighs what it has seen (Beliefs): recent meetings, and meetings with it.
-    DECAY = 0.85
-    PAIR = 3.0
-    # What hunting a player who takes revenge costs (the meetings it spoils afterwards).
-    REVENGE = 3.0
-    # An Objective's points against Den points (1: a point is a point).
-    AMBITION = 1.0
     PARAMS: ClassVar[tuple[BotParam, ...]] = (
         BotParam("decay", DECAY, 0.0, 1.0, "weight of a meeting for each later one (1: all alike)"),
         BotParam("pair", PAIR, 0.0, 10.0, "weight of a meeting with the reader itself"),
@@ -458,7 +465,6 @@ class ReaderBot(WildBot):
 class CautiousBot(ReaderBot):
     """A reader that will not meet anyone it distrusts, whatever the odds say."""
 
-    DISTRUST = 0.35
     PARAMS: ClassVar[tuple[BotParam, ...]] = (
         *ReaderBot.PARAMS,
         BotParam("distrust", DISTRUST, 0.0, 1.0, "share of hunts at which it refuses to meet"),
