@@ -4,11 +4,13 @@ bots reaches its end screen while the human sits still."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 from typer.testing import CliRunner
 
 from bestiary.cli import app as cli_app
+from bestiary.core.game import get_game
 from bestiary.tui.run import new_table
 from bestiary.tui.screens import EndScreen
 from bestiary.tui.wild_app import WildApp
@@ -62,10 +64,15 @@ def test_wild_with_reader_hunter_trickster_reaches_the_end_screen() -> None:
     assert times == sorted(times)
 
 
-def test_every_default_player_count_follows_the_games_declared_range() -> None:
-    """duel (tests/toygame) seats 2: with no --players, play, bench and sim seat 2, not 4."""
+def test_every_default_player_count_follows_the_games_declared_range(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game that seats only 2 (duel (tests/toygame) narrowed to 2 here, as kuhn is): with no
+    --players, play, bench and sim seat 2, not 4."""
+    duel = get_game("duel")
+    monkeypatch.setattr(duel, "info", dataclasses.replace(duel.info, max_players=2))
     runner = CliRunner()
-    # play: the default table is duel's 2 seats, so three bots are two too many
+    # play: the default table is 2 seats, so three bots are two too many (refused before the app)
     result = runner.invoke(cli_app, ["play", "duel", "--bots", "random,random,random"])
     assert result.exit_code == 2, result.output
     assert "need 1 bot" in result.stderr, result.stderr
@@ -75,4 +82,4 @@ def test_every_default_player_count_follows_the_games_declared_range() -> None:
     planned = runner.invoke(cli_app, ["sim", "duel", "--plan", "--margin", "0.1"])
     halves = runner.invoke(cli_app, ["sim", "--plan", "--margin", "0.1", "--rate", "0.5"])
     assert planned.exit_code == 0, planned.output
-    assert planned.output == halves.output  # 1/2, duel's two seats
+    assert planned.output == halves.output  # 1/2, two seats
