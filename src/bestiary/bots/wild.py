@@ -471,9 +471,20 @@ class CautiousBot(ReaderBot):
     )
 
     def __init__(
-        self, player: str, rng: random.Random, distrust: float = DISTRUST, **reader: float
+        self,
+        player: str,
+        rng: random.Random,
+        distrust: float = DISTRUST,
+        decay: float = DECAY,
+        pair: float = PAIR,
+        rivalry: float = RIVALRY,
+        threshold: float = THRESHOLD,
+        revenge: float = REVENGE,
+        ambition: float = AMBITION,
     ) -> None:
-        super().__init__(player, rng, **reader)
+        # The reader's numbers named one by one: compiled, ``**kwargs`` passed on to a native
+        # ``__init__`` arrive as its first positional argument.
+        super().__init__(player, rng, decay, pair, rivalry, threshold, revenge, ambition)
         self.distrust = distrust
 
     def distrusts(self, view: View, other: str) -> bool:
