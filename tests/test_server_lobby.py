@@ -82,7 +82,7 @@ def test_seat_rules(http: httpx.Client) -> None:
     assert http.post(f"/api/tables/{code}/start", json={"token": token}).status_code == 400
     bob = http.post(f"/api/tables/{code}/join", json={"name": "bob"}).json()
     full = http.post(f"/api/tables/{code}/join", json={"name": "cy"})
-    assert full.status_code == 400 and "full" in full.json()["detail"]
+    assert full.status_code == 400 and "every seat at table" in full.json()["detail"]
     not_host = http.post(f"/api/tables/{code}/start", json={"token": bob["token"]})
     assert not_host.status_code == 400 and "host" in not_host.json()["detail"]
     forged = http.post(f"/api/tables/{code}/start", json={"token": "x" * 32})

@@ -48,12 +48,15 @@ from bestiary.server.protocol import (
     ActionMessage,
     BadMessage,
     Hello,
+    React,
     error_message,
     parse_client_message,
 )
 from bestiary.server.quick_lobby import QuickCall, QuickLobby
 from bestiary.server.quotas import AddressLimits, Refused, SharedCounts
 from bestiary.server.reach import friend_addresses, is_loopback
+from bestiary.server.reactions import menu as reaction_menu
+from bestiary.server.rematch import play_again
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import Store, StoreSlow
 from bestiary.server.table import Table, TableError, TableSettings
@@ -126,6 +129,13 @@ class RemoveSeat(BaseModel):
 class StartTable(BaseModel):
     token: str
     seed: int | None = None
+    fill: str | None = Field(default=None, description="The bot for each seat still empty.")
+
+
+class Rematched(BaseModel):
+    code: str
+    seat: int | None
+    token: str | None
 
 
 class Seated(BaseModel):
@@ -312,6 +322,7 @@ def create_app(
             {
                 **rules.info.as_json(),
                 "bots": _bot_menu(rules.info.name),
+                "reactions": [r.as_json() for r in reaction_menu(rules.info.name)],
                 # the table's own options (not the game's rules): the bots' pace
                 "table_options": [
                     pace_option(
@@ -472,10 +483,21 @@ def create_app(
             raise HTTPException(
                 400, "this server deals every game itself; a seed is for testing servers only."
             )
-        await in_table(table, lambda: table.start(request.token, request.seed))
+        await in_table(table, lambda: table.start(request.token, request.seed, request.fill))
         info: dict[str, Any] = await table.ask(table.info)
         await lobby().store.committed()
         return info
+
+    @app.post("/api/tables/{code}/rematch")
+    async def rematch(code: str, request: SeatRequest) -> Rematched:
+        """A finished game's players play again (any of them may ask; the first press makes
+        the table, the others are given it): same game, options and seats, the start rotated."""
+        table = await table_or_404(code)
+        try:
+            made = await play_again(lobby(), table, request.token)
+        except TableError as err:
+            raise HTTPException(400, str(err)) from None
+        return Rematched(**made)
 
     @app.get("/api/tables/{code}/record", response_class=PlainTextResponse)
     async def record(code: str) -> PlainTextResponse:
@@ -626,5 +648,7 @@ class Reader:
             conn.send(error_message("no_hello", "say hello first.", getattr(parsed, "ref", None)))
         elif isinstance(parsed, ActionMessage):
             table.post(partial(table.act, conn, parsed.action, parsed.ref))
+        elif isinstance(parsed, React):
+            table.post(partial(table.react, conn, parsed.reaction, parsed.ref))
         else:
             conn.send({"type": "pong", "ref": parsed.ref})

@@ -52,7 +52,16 @@ class Ping(BaseModel):
     ref: Ref | None = None
 
 
-ClientMessage = Annotated[Hello | ActionMessage | Ping, Field(discriminator="type")]
+class React(BaseModel):
+    """A reaction for the sender's seat to show the table (one of the game's fixed set)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["react"]
+    reaction: str = Field(max_length=16)
+    ref: Ref | None = None
+
+
+ClientMessage = Annotated[Hello | ActionMessage | Ping | React, Field(discriminator="type")]
 _CLIENT = TypeAdapter(ClientMessage)
 
 
@@ -65,7 +74,7 @@ class BadMessage(ValueError):
         self.message = message
 
 
-def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
+def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping | React:
     """Read one client message or raise BadMessage with a one-sentence reason.
 
     >>> parse_client_message('{"type": "ping"}').type
@@ -84,9 +93,10 @@ def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
     if not isinstance(obj, dict):
         raise BadMessage("bad_message", "a message must be a JSON object.")
     kind = obj.get("type")
-    if kind not in ("hello", "action", "ping"):
+    if kind not in ("hello", "action", "ping", "react"):
         raise BadMessage(
-            "unknown_type", f"unknown message type {kind!r} (expected hello, action or ping)."
+            "unknown_type",
+            f"unknown message type {kind!r} (expected hello, action, ping or react).",
         )
     try:
         return _CLIENT.validate_python(obj)

@@ -131,7 +131,8 @@ class Seating:
             for candidate in self.seats:
                 if candidate.is_open:
                     return candidate
-            raise TableError(f"table {self.code} is full.")
+            taken = f"every seat at table {self.code} is taken"
+            raise TableError(f"{taken}; the host can free one, or you can watch.")
         if not 0 <= seat < len(self.seats):
             raise TableError(f"there is no seat {seat} at this table.")
         if not self.seats[seat].is_open:

@@ -8,7 +8,9 @@ The table is composed of parts that each own their state behind a small interfac
 - ``ticks``, ``alarm``, ``turn``: the driver's ticks in wall time, the one timer that waits for
   ``match.next_due()`` and a person's turn clock (``table_clocks``);
 - ``outbox`` and ``line``: the messages waiting for their events' commit, and the jobs waiting
-  their turn while bots think or events are committed (``commits``).
+  their turn while bots think or events are committed (``commits``);
+- ``reactions``: the signs seated players show the table, each seat's allowance (``reactions``);
+- ``rematch``: the table a finished one's players went on to (``rematch``).
 
 The game itself is played by the core's one driver (``bestiary.core.driver.Match``): people's
 actions go in through ``match.submit``, bots and chance through ``match.advance``, and a
@@ -40,6 +42,8 @@ from bestiary.server.commits import Line, Outbox, Sends
 from bestiary.server.connection import Connection
 from bestiary.server.presence import Presence
 from bestiary.server.protocol import PROTOCOL_VERSION, encode, error_message
+from bestiary.server.reactions import Reactions, Refused
+from bestiary.server.rematch import Planned, Rematch, planned, rematch_messages
 from bestiary.server.seating import Seating, TableError, check_bot, sentence
 from bestiary.server.seats import Seat, hash_token
 from bestiary.server.store import Store, StoredTable, quick_switches
@@ -126,6 +130,8 @@ class Table:
         self.turn = TurnClock(self.clock, self.actor.post)
         self.outbox = Outbox()
         self.line = Line(code)
+        self.reactions = Reactions(game, self.clock)
+        self.rematch = Rematch()
 
     # -- the actor -------------------------------------------------------------------------
 
@@ -189,6 +195,7 @@ class Table:
             "winners": self.state.winners() if self.state and self.state.is_over else [],
             "created": self.created,
             "halted": self.halted,
+            "next": self.rematch.next,
         }
 
     def join(self, name: str, seat: int | None, address: str | None = None) -> tuple[int, str]:
@@ -261,12 +268,22 @@ class Table:
             return []
         return self.seating.addresses()
 
-    def start(self, token: str, seed: int | None = None) -> None:
-        """Deal and begin: only the host (seat 0) may, once every seat is filled."""
+    def start(self, token: str, seed: int | None = None, fill: str | None = None) -> None:
+        """Deal and begin: only the host (seat 0) may, once every seat is filled; ``fill``: the
+        bot that takes each seat still empty (friends take seats until the start)."""
         self._require_open()
         self.seating.host(token, "start the game")
+        if fill is not None:
+            check_bot(self.game_name, fill)
+            for seat in self.seats:
+                if seat.is_open:
+                    self.seating.add_bot(fill, seat.index, None)
         if not self.seating.full():
             raise TableError("every seat must be filled (by a player or a bot) before starting.")
+        self.play(seed)
+
+    def play(self, seed: int | None = None) -> None:
+        """Deal and begin, every seat being filled (by ``start``, or a rematch)."""
         self.begin(seed)
         for seat in self.seats:
             if not seat.connections:
@@ -283,7 +300,9 @@ class Table:
 
     def _require_open(self) -> None:
         if self.status != "open":
-            raise TableError(f"table {self.code} has already started.")
+            raise TableError(
+                f"the game at table {self.code} has already started; you can watch it."
+            )
 
     def _lobby_changed(self) -> None:
         self.touched = time.monotonic()
@@ -294,7 +313,11 @@ class Table:
         return {
             "code": self.code,
             "game": self.game_name,
-            "options": {"rules": self.options, "table": self.settings.as_json()},
+            "options": {
+                "rules": self.options,
+                "table": self.settings.as_json(),
+                "next": self.rematch.next,  # its players' rematch (the link follows)
+            },
             "seats": [s.stored() for s in self.seats],
             "status": self.status,
             "header": self.state.header() if self.state else None,
@@ -320,6 +343,7 @@ class Table:
         table.status, table.created = stored.status, stored.created
         table.started, table.finished = stored.started, stored.finished
         table.seating.restore(stored.seats)
+        table.rematch.next = stored.options.get("next")
         if stored.header is not None and stored.status != "open":
             lines = [(number + 2, ev) for number, ev in enumerate(stored.events)]
             table.state = replay(stored.header, lines)
@@ -327,6 +351,54 @@ class Table:
             last = stored.events[-1].get("t") if stored.events else None
             table.ticks.offset = float(last) if isinstance(last, int | float) else 0.0
         return table
+
+    # -- after the game: a rematch ---------------------------------------------------------
+
+    def rematch_claim(self, token: str) -> tuple[int, str | list[Planned] | asyncio.Future[str]]:
+        """A seated player asks for a rematch: their seat, and the rematch's code if made, the
+        future of the one being made, else the seats to make it with (this press makes it:
+        ``rematch.play_again``)."""
+        asker = self.seating.seat_of(token).index
+        if self.status != "finished":
+            raise TableError("a rematch is offered once the game is over.")
+        if self.rematch.next is not None:
+            return asker, self.rematch.next
+        if self.rematch.making is not None:
+            return asker, self.rematch.making
+        seats = planned(self.seats, self._rematch_bot, asker)
+        self.rematch.making = asyncio.get_running_loop().create_future()
+        return asker, seats
+
+    def _rematch_bot(self, seat: Seat) -> str:
+        try:
+            return seat.agent_name or self.settings.stand_in or default_bot(self.game_name, 0.0)
+        except ValueError:
+            raise TableError(
+                "this game has no bot to take the seat of a player who left."
+            ) from None
+
+    def rematch_made(self, code: str, tokens: dict[int, tuple[int, str]]) -> None:
+        """The rematch is committed: the old table keeps its code, and every socket is told
+        (each person with their new seat and token, spectators the code alone)."""
+        self.rematch.next, self.rematch.tokens = code, tokens
+        self._save_table()
+        for seat, message in rematch_messages(code, tokens, self.seats):
+            text = encode(message)
+            for conn in seat.connections if seat is not None else list(self.spectators):
+                conn.send_text(text)
+
+    # -- reactions ---------------------------------------------------------------------------
+
+    def react(self, conn: Connection, key: str, ref: int | str | None) -> None:
+        """A seated player's reaction, shown to every socket at once (not a move: nothing is
+        stored or numbered); a refusal is one error message to this socket."""
+        seat = None if conn.seat is None else self.seats[conn.seat]
+        try:
+            message = self.reactions.react(seat, key)
+        except Refused as err:
+            conn.send(error_message(err.code, err.message, ref))
+            return
+        self._tell(message)
 
     # -- the sockets -----------------------------------------------------------------------
 
