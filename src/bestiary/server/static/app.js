@@ -1,34 +1,16 @@
 // bestiary web client: one Preact tree rendered from the store (no build step). Pages: the lobby,
 // a table (waiting room, board, results, log, rules), a finished game's replay.
 import { html, render, useEffect, useLayoutEffect, useMemo, useReducer, useState } from "./lib.js";
-import { store, subscribe, changed, api, gameInfo, openTable, closeTable, savedSeat, saveSeat, defaultName, send, toast } from "./store.js";
+import { store, subscribe, changed, api, gameInfo, openTable, closeTable, savedSeat, send, toast } from "./store.js";
 import { boardFor, loadBoards } from "./boards.js";
 import { Lobby, botLabel } from "./lobby.js";
 import { Countdown, MoveLog, Ticker } from "./ui.js";
 import { listing } from "./words.js";
 import { Sound } from "./sound.js";
+import { FillChoice, JoinForm, Reactions, Rematch, Watching, followed, savedFill, startGame } from "./friends.js";
+import { AlertToggle, startAlerts } from "./alerts.js";
 
 // ------------------------------------------------------------------ a table
-
-function JoinForm({ info }) {
-  const [name, setName] = useState(defaultName());
-  const join = async (e) => {
-    e.preventDefault();
-    try {
-      localStorage.setItem("bestiary.name", name.trim());
-      const made = await api(`/api/tables/${info.code}/join`, { name: name.trim() || "player" });
-      saveSeat(info.code, { token: made.token, seat: made.seat });
-      startTable(info.code, made.token);
-    } catch (err) { toast(err.message); }
-  };
-  return html`<section class="box">
-    <h1>Join table <span class="code">${info.code}</span> (${(gameInfo(info.game) || {}).title || info.game})</h1>
-    <p>Seated: ${info.seats.map((s) => s.name || "(empty)").join(", ")}</p>
-    <form class="row" onSubmit=${join}><label for="join-name">Your name <input id="join-name" value=${name} maxlength="24" onInput=${(e) => setName(e.target.value)}/></label>
-      <button class="primary" type="submit" id="join">Take a seat</button></form>
-    <p><button type="button" onClick=${() => startTable(info.code, null)}>Just watch</button></p>
-  </section>`;
-}
 
 function startTable(code, token) {
   const table = store.table;
@@ -72,24 +54,27 @@ function Waiting({ table }) {
   return html`<section class="box">
     <h1>${info.title} · table <span class="code" id="table-code">${table.code}</span></h1>
     <${ShareLink} table=${table}/>
-    <ul class="plain" id="seats">${table.seats.map((s) => html`<li key=${s.seat}>Seat ${s.seat + 1}: ${s.name ? html`${s.name}${s.bot ? ` (bot: ${(info.bots.find((b) => b.name === s.bot) || { level: "" }).level} ${s.bot})` : s.connected ? " ✓ here" : " (away)"}` : "empty"}
+    ${mine ? null : html`<${JoinForm} table=${table} onSeated=${(seated) => startTable(table.code, seated)}/>`}
+    <ul class="plain" id="seats">${table.seats.map((s) => html`<li key=${s.seat} data-player=${s.name || undefined}>Seat ${s.seat + 1}: ${s.name ? html`${s.name}${s.bot ? ` (bot: ${(info.bots.find((b) => b.name === s.bot) || { level: "" }).level} ${s.bot})` : s.connected ? " ✓ here" : " (away)"}` : "empty"}
       ${!s.name && mine && info.bots.length ? html` <label class="sr-only" for=${`bot-${s.seat}`}>bot for seat ${s.seat + 1}</label>
         <select id=${`bot-${s.seat}`} value=${bots[s.seat] || info.default_bot} onChange=${(e) => setBots({ ...bots, [s.seat]: e.target.value })}>
           ${info.bots.map((b) => html`<option key=${b.name} value=${b.name}>${botLabel(b, info)}</option>`)}</select>
         <button type="button" class="add-bot" onClick=${() => api(`/api/tables/${table.code}/bots`, { token, bot: bots[s.seat] || info.default_bot, seat: s.seat }).catch((e) => toast(e.message))}>add bot</button>` : null}
       ${isHost && s.name && s.seat !== 0 ? html` <${RemoveSeat} table=${table} token=${token} seat=${s} label="Remove"/>` : null}</li>`)}</ul>
-    ${isHost ? html`<p><button class="primary" id="start" type="button" disabled=${table.seats.some((s) => !s.name)}
-        onClick=${() => api(`/api/tables/${table.code}/start`, { token }).catch((e) => toast(e.message))}>Start the game</button>
-        ${table.seats.some((s) => !s.name) ? html` <span class="muted">Every seat needs a player or a bot first.</span>` : null}</p>`
+    ${isHost ? html`<${FillChoice} table=${table} info=${info}/><p><button class="primary" id="start" type="button" disabled=${table.seats.some((s) => !s.name) && !savedFill(table.code)}
+        onClick=${() => startGame(table, token)}>Start the game</button>
+        ${table.seats.some((s) => !s.name) && !savedFill(table.code) ? html` <span class="muted">Every seat needs a player or a bot first.</span>` : null}</p>`
       : html`<p class="muted">${mine ? "Waiting for the host to start..." : "Watching: the game has not started yet."}</p>`}
+    <${Reactions} table=${table}/>
   </section>`;
 }
 
-function Results({ board, info, summary, winners, me, replayLink }) {
+function Results({ board, info, summary, winners, me, replayLink, table }) {
   const head = winners.length ? `${listing(winners)} ${winners.length > 1 ? "share the win" : "wins"}` : "no winner";
   return html`<section class="box results" id="results" aria-labelledby="results-title">
     <h2 id="results-title">Game over: ${head}</h2>
     <${board.Results} summary=${summary} winners=${winners} me=${me} info=${info}/>
+    ${table ? html`<${Rematch} table=${table}/>` : null}
     <p>${replayLink ? html`<a href=${replayLink}>Replay this game step by step</a> · ` : null}<a href="#/">Back to the lobby</a></p>
   </section>`;
 }
@@ -125,10 +110,12 @@ function TablePage() {
   const ctx = { view: s.view, legal: s.legal, me, info, timers: s.timers || {}, events: s.events, ticker: html`<${Ticker} lines=${store.log}/>` };
   const log = html`<${MoveLog} lines=${store.log} from=${store.logFrom}/>`;
   return html`<div class=${`table-page ${board.logBeside ? "beside" : ""}`}>
-    ${s.over ? html`<${Results} board=${board} info=${info} summary=${s.summary} winners=${s.winners} me=${me} replayLink=${`#/replay/${table.code}`}/>` : null}
+    ${s.over ? html`<${Results} board=${board} info=${info} summary=${s.summary} winners=${s.winners} me=${me} replayLink=${`#/replay/${table.code}`} table=${table}/>` : null}
     <${Graces} table=${table}/>
+    <${Watching} table=${table}/>
     <div class="board-col">
       <${board.Board} ...${ctx}/>
+      <${Reactions} table=${table}/>
       ${board.logBeside ? html`<${board.Rules} info=${info}/>` : html`<div class="grid">${log}<${board.Rules} info=${info}/></div>`}
     </div>
     ${board.logBeside ? html`<aside class="side" aria-label="moves">${log}</aside>` : null}
@@ -222,10 +209,10 @@ function route() {
     const code = table[1].toUpperCase();
     store.route = { page: "table", code };
     api(`/api/tables/${code}`).then((info) => {
+      if (followed(info)) return;
       store.table = info;
       const seat = savedSeat(code);
-      if (!seat && info.status === "open") store.route = { page: "join", code, info };
-      else startTable(code, seat ? seat.token : null);
+      startTable(code, seat ? seat.token : null); // without a seat: watching, with the join form
       changed();
     }).catch((err) => { store.route = { page: "missing", message: err.message }; changed(); });
   } else if (replay) store.route = { page: "replay", code: replay[1].toUpperCase() };
@@ -274,13 +261,13 @@ function Root() {
   let page;
   let where = "lobby";
   if (r.page === "lobby") page = html`<${Lobby}/>`;
-  else if (r.page === "join") { page = html`<${JoinForm} info=${r.info}/>`; where = `table ${r.code}`; }
   else if (r.page === "table") { page = html`<${TablePage}/>`; where = `table ${r.code}`; }
   else if (r.page === "replay") { page = html`<${ReplayPage} key=${r.code} code=${r.code}/>`; where = `replay ${r.code}`; }
   else page = html`<section class="box"><p>${r.message}</p><p><a href="#/">Back to the lobby</a></p></section>`;
   const muted = Sound.isMuted();
   return html`<header class="top">
       <a href="#/" class="brand">bestiary</a><span id="where">${where}</span>
+      <${AlertToggle}/>
       <button id="mute" type="button" aria-pressed=${muted ? "true" : "false"} title="Sound on/off (key: m)" onClick=${() => { Sound.toggle(); changed(); }}>sound: ${muted ? "off" : "on"}</button>
     </header>
     <main id="main" tabindex="-1">${page}</main>
@@ -309,5 +296,6 @@ api("/api/games").then(async (games) => {
   const app = document.getElementById("app");
   app.replaceChildren();
   render(html`<${Root}/>`, app);
+  startAlerts();
   route();
 }).catch((err) => { document.getElementById("main").textContent = `The server did not answer: ${err.message}`; });

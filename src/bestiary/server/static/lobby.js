@@ -3,6 +3,7 @@
 import { html, useEffect, useState } from "./lib.js";
 import { store, api, saveSeat, defaultName, gameInfo, toast } from "./store.js";
 import { capital, listing } from "./words.js";
+import { saveFill } from "./friends.js";
 
 function OptionField({ spec, value, set }) {
   const id = `opt-${spec.name}`;
@@ -40,12 +41,12 @@ function BotChoice({ info, chosen, choose }) {
   const label = (b) => botLabel(b, info);
   const picked = info.bots.find((b) => b.name === chosen);
   return html`<div class="bot-choice">
-    <label for="fill-bot">Empty seats <select id="fill-bot" value=${chosen} onChange=${(e) => choose(e.target.value)}>
+    <label for="fill-bot">Empty seats at the start <select id="fill-bot" value=${chosen} onChange=${(e) => choose(e.target.value)}>
       <option value="">leave them for friends</option>
       ${groups.map(([level, bs]) => html`<optgroup key=${level} label=${level === "practice" ? "Practice (set habits to learn against)" : `${LEVEL_TITLES[level]} bots`}>
         ${bs.map((b) => html`<option key=${b.name} value=${b.name}>${label(b)}</option>`)}</optgroup>`)}
     </select></label>
-    <p class="muted" id="bot-persona">${picked ? html`<b>${label(picked)}</b>: ${picked.persona}` : "Friends take the empty seats with the table's link; you can still add bots before the start."}</p>
+    <p class="muted" id="bot-persona">${picked ? html`<b>${label(picked)}</b>: ${picked.persona} Friends with the link take seats first; this bot fills the rest when you start.` : "Friends take the empty seats with the table's link; you can still add bots before the start."}</p>
   </div>`;
 }
 
@@ -73,13 +74,14 @@ function CreateForm() {
       if (v !== null && v !== undefined && v !== spec.default) options[spec.name] = v;
     }
     const count = Math.max(info.min_players, Math.min(info.max_players, Number(seats)));
-    const bots = chosenBot ? Array.from({ length: count - 1 }, () => ({ bot: chosenBot })) : [];
     try {
       localStorage.setItem("bestiary.name", name.trim());
-      const body = { game, seats: count, name: name.trim() || "player", options, bots };
+      // the seats stay open for friends until the start; then the chosen bot fills the rest
+      const body = { game, seats: count, name: name.trim() || "player", options };
       for (const spec of info.table_options || []) body[spec.name] = optionValue(spec); // the bots' pace
       const made = await api("/api/tables", body);
       saveSeat(made.code, { token: made.token, seat: made.seat });
+      saveFill(made.code, chosenBot);
       location.hash = `#/t/${made.code}`;
     } catch (err) { toast(err.message); }
   };
@@ -103,7 +105,7 @@ function CreateForm() {
     <div class="options" id="options">${info.options.map((spec) => html`<${OptionField} key=${`${game}-${spec.name}`} spec=${spec} value=${optionValue(spec)}
       set=${(v) => setValues({ ...values, [spec.name]: v })}/>`)}</div>
     <p><button class="primary" type="submit" id="create">Create table</button></p>
-    <p class="muted">You get a code and a link to share. Friends join with it; bots fill any seat you like.</p>
+    <p class="muted">You get a code and a link to share. Friends join with it; bots fill the seats still empty when you start.</p>
   </form>`;
 }
 

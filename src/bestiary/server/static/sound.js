@@ -3,8 +3,9 @@ export const Sound = (() => {
   let ctx = null;
   let muted = localStorage.getItem("bestiary.muted") === "1";
   // voice: [waveform, start Hz, end Hz, pulses, seconds per pulse]
-  function play(voice) {
-    if (muted || !voice) return;
+  // `always`: an alert the player turned on by itself (alerts.js), whatever the game's switch says
+  function play(voice, always = false) {
+    if ((muted && !always) || !voice) return;
     try {
       ctx = ctx || new (window.AudioContext || window.webkitAudioContext)();
       const [wave, f0, f1, pulses, dur] = voice;

@@ -88,6 +88,11 @@ function connect(code, token) {
 
 // Send one action for the control `control` (an id string); returns the request's ref.
 export function send(action, control) {
+  return sendMessage({ type: "action", action }, control);
+}
+
+// Send any client message (docs/protocol.md) for `control`; returns its ref.
+export function sendMessage(message, control) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
     note(control, "Not connected to the table right now; try again in a moment.");
     return null;
@@ -95,9 +100,12 @@ export function send(action, control) {
   const ref = nextRef++;
   sentBy.set(ref, control);
   if (sentBy.size > 200) sentBy.delete(sentBy.keys().next().value);
-  socket.send(JSON.stringify({ type: "action", action, ref }));
+  socket.send(JSON.stringify({ ...message, ref }));
   return ref;
 }
+
+// What other modules do with a server message type of their own (reactions, rematch).
+export const handlers = {};
 
 // A sentence shown next to a control: the server's refusal, or why the control is disabled.
 const noteTimers = {};
@@ -117,7 +125,9 @@ function forget(control) {
 const logKey = (code) => `bestiary.log.${code}`;
 
 function receive(message) {
-  if (message.type === "welcome") {
+  if (handlers[message.type]) {
+    handlers[message.type](message);
+  } else if (message.type === "welcome") {
     store.me = { seat: message.seat, player: message.player };
     store.table = message.table;
   } else if (message.type === "table") {
