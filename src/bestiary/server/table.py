@@ -248,8 +248,7 @@ class Table:
         """An absent player's seat becomes a bot's for good (the stand-in the table would use)."""
         self.presence.end_grace(seat)
         try:
-            name = seat.agent_name or self.settings.stand_in
-            name = name or default_bot(self.game_name, self._budget())
+            name = seat.agent_name or self.settings.stand_in or self._stand_in()
         except ValueError:
             raise TableError("this game has no bot to take the seat.") from None
         if seat.agent is None:
@@ -370,8 +369,10 @@ class Table:
         return asker, seats
 
     def _rematch_bot(self, seat: Seat) -> str:
+        """The bot that takes the seat of a person who left: the one that stood in for them,
+        else the one the table would stand in with."""
         try:
-            return seat.agent_name or self.settings.stand_in or default_bot(self.game_name, 0.0)
+            return seat.agent_name or self.settings.stand_in or self._stand_in()
         except ValueError:
             raise TableError(
                 "this game has no bot to take the seat of a player who left."
@@ -470,7 +471,7 @@ class Table:
         if self._hold(partial(self._grace_over, seat)):
             return
         try:
-            name = self.settings.stand_in or default_bot(self.game_name, self._budget())
+            name = self.settings.stand_in or self._stand_in()
         except ValueError:
             return  # a game with no bot: the seat simply waits for its player
         self._seat_agent(seat, name)
@@ -685,6 +686,10 @@ class Table:
         thinking = {e.name: e.seconds for e in bot_entries(self.game_name)}
         slowest = max((thinking.get(s.agent_name or "", 0.0) for s in self.seats), default=0.0)
         self._lead = min(self._budget(), slowest)
+
+    def _stand_in(self) -> str:
+        """The strongest bot that decides within the table's budget (ValueError: none)."""
+        return default_bot(self.game_name, self._budget())
 
     def _budget(self) -> float:
         return self.settings.budget(self.game.info.real_time)
