@@ -131,6 +131,15 @@ def test_reactions_show_by_the_senders_row_for_a_few_seconds(
     for _ in range(4):  # past the seat's allowance: the server says no, beside the buttons
         ann.click("#react-howl")
     wait_until(ann, lambda: "Too many reactions" in ann.inner_text("#reactions"), 5, "a refusal")
+    # an alert: bob makes ann's Call and asks to meet her; ann's tab title says so
+    creature = ann.get_attribute("#hand-0", "data-card")
+    assert creature is not None
+    ann.click(f"#call-{creature}")
+    bob.wait_for_selector(f"#players [data-player=ann] [data-call={creature}]")
+    bob.click(f"#call-{creature}")
+    bob.click("#players [data-player=ann] .meet")
+    wait_until(ann, lambda: "asks to meet you" in ann.title(), 10, "the title to call ann")
+    assert ann.title().startswith("(!) ")
     for page in (ann, bob):
         page.context.close()
     assert PAGE_ERRORS == []
