@@ -14,7 +14,7 @@ STALL_RESHUFFLES: Final = 30
 # The most events a game's record holds before its next turn: the game then ends as stalled
 # (docs/rulings.md), whatever the options, so that every record, replay and restore of a game
 # stays within what the server serves (games on the default options stay far below it).
-MAX_EVENTS: Final = 10_000
+MAX_EVENTS: Final = 5_000
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 

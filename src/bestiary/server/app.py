@@ -20,7 +20,13 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
@@ -34,7 +40,7 @@ from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
 from bestiary.server.health import StoreProbe
 from bestiary.server.keeper import Moving, join
-from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby, ReplayTooLong
+from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby
 from bestiary.server.metrics import (
     CONTENT_TYPE_LATEST,
     CountRefusals,
@@ -478,23 +484,25 @@ def create_app(
         return info
 
     @app.get("/api/tables/{code}/record", response_class=PlainTextResponse)
-    async def record(code: str) -> PlainTextResponse:
-        """A finished game's record, as JSON Lines (docs/records.md)."""
+    async def record(code: str) -> Response:
+        """A finished game's record, as JSON Lines (docs/records.md), streamed."""
         try:
-            return PlainTextResponse(await lobby().record(code))
+            lines = await lobby().record(code)
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
+        return StreamingResponse(lines, media_type="text/plain; charset=utf-8")
 
     @app.get("/api/tables/{code}/replay", response_class=JSONResponse)
     async def replay_frames(code: str) -> Response:
         """A finished game step by step (public views), and everything revealed at the end:
-        ``{frames: [{event, view}], summary, header, events}``."""
+        ``{frames: [{event, view}], summary, header, events}``, streamed as it is worked out."""
         try:
-            return Response(await lobby().replay_frames(code), media_type="application/json")
-        except ReplayTooLong as err:
-            raise HTTPException(413, str(err)) from None
+            frames = await lobby().replay_frames(code)
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
+        if isinstance(frames, bytes):  # from the cache
+            return Response(frames, media_type="application/json")
+        return StreamingResponse(frames, media_type="application/json")
 
     @app.get("/api/worker", include_in_schema=False)
     async def worker() -> dict[str, Any]:
