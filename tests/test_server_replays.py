@@ -20,6 +20,7 @@ from bestiary.critters.info import MAX_EVENTS
 from bestiary.server.lobby import KEPT_REPLAY_BYTES
 from bestiary.server.store import Store
 from tests.serverproc import ServerProcess
+from tests.test_critters_endings import ENDLESS
 
 # 8 players on the largest deck a table takes (500 cards: 200 kinds of 2, seldom a full set):
 # a random game goes on until the bound on a game's length ends it (before that bound, such
@@ -184,3 +185,36 @@ def test_a_game_at_its_length_bound_is_streamed_while_the_lobby_answers(tmp_path
     )
     assert slowest[0] < 1.0
     assert peak - before < 200  # a chunk at a time (before: RSS grew by the replay's size)
+
+
+def test_a_table_at_full_speed_ends_at_the_bound_on_a_game_s_length(tmp_path: Path) -> None:
+    """Options cannot lift a game's length past its bound: 8 random bots at full speed on a deck
+    that goes round for ever (before the bound: 150,152 moves in 150 s, and on)."""
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    with ServerProcess(db, tmp_path / "log") as server, server.http() as http:
+        made = http.post(
+            "/api/tables",
+            json={
+                "game": "critters",
+                "seats": 8,
+                "name": "ann",
+                "options": {"deck": ENDLESS, "stall_reshuffles": 1000, "hand_limit": 4},
+                "bots": [{"bot": "random"}] * 7,
+                "start": True,
+                "tick_seconds": 0.001,
+                "bot_pause": 0,
+                "grace_seconds": 0,
+            },
+        )
+        assert made.status_code == 201, made.text
+        code = made.json()["code"]
+        deadline = time.monotonic() + 240
+        while (table := http.get(f"/api/tables/{code}").json())["status"] != "finished":
+            assert time.monotonic() < deadline, f"still playing at seq {table['seq']}"
+            time.sleep(0.5)
+        header, events = parse_lines(http.get(f"/api/tables/{code}/record").text.splitlines())
+        assert MAX_EVENTS <= len(events) < MAX_EVENTS + 100 and table["seq"] == len(events)
+        assert events[-1][1]["ending"] == "stalled"
+        assert header["options"]["stall_reshuffles"] == 1000
+        critters = next(g for g in http.get("/api/games").json() if g["name"] == "critters")
+        assert f"{MAX_EVENTS:,} events" in critters["endings"]["stalled"]
