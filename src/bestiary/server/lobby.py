@@ -287,11 +287,18 @@ class Lobby:
         self.start()
 
     async def _expire(self, table: Table) -> None:
-        if await table.ask(table.expire):
+        if await self.withdraw(table):
             log.info("table %s expired: nobody joined or started it", table.code)
-            if self.tables.get(table.code) is table:
-                del self.tables[table.code]
-            await table.stop()
+
+    async def withdraw(self, table: Table) -> bool:
+        """An open table goes, as one nobody joined in time does (stored as ``expired``);
+        False if it has started meanwhile (it plays on)."""
+        if not await table.ask(table.expire):
+            return False
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        await table.stop()
+        return True
 
     async def record(self, code: str) -> AsyncIterator[bytes]:
         """A finished game's record as JSON Lines, streamed: its header read beside the loop
