@@ -21,6 +21,7 @@ from bestiary.core.info import GameInfo
 from bestiary.core.records import dumps
 from bestiary.server.decks import DeckShelf
 from bestiary.server.live_tables import LiveTables
+from bestiary.server.ownership import LIVE
 from bestiary.server.settings import ServerSettings
 from bestiary.server.shards import CODE_ALPHABET, CODE_LENGTH
 from bestiary.server.store import Store, StoredTable, within
@@ -96,16 +97,31 @@ class Lobby:
         stored = self.store.load(["open", "playing"])
         return sum(self.adopt(table) is not None for table in stored)
 
-    def adopt(self, stored: StoredTable) -> Table | None:
-        """Bring back one stored table (replayed from its record) and let it play on."""
-        try:
-            table = Table.restore(stored, self.store)
-        except (RecordError, ValueError, KeyError) as err:
-            log.error("table %s cannot be restored: %s", stored.code, err)
+    def adopt(self, stored: StoredTable, restored: Table | None = None) -> Table | None:
+        """Bring back one stored table (replayed from its record, unless ``restored`` is that
+        already) and let it play on."""
+        table = restored or self._restored(stored)
+        if table is None:
             return None
         self._add(table)
         table.post(table.resume)
         return table
+
+    def _restored(self, stored: StoredTable) -> Table | None:
+        try:
+            return Table.restore(stored, self.store)
+        except (RecordError, ValueError, KeyError) as err:
+            log.error("table %s cannot be restored: %s", stored.code, err)
+            return None
+
+    def read_back(self, code: str) -> tuple[StoredTable | None, Table | None]:
+        """A live table read from the store and replayed from its record, in a thread (the
+        loop only adopts it): (None, None) if there is none; (stored, None) if it cannot be
+        restored, or is not live."""
+        stored = self.store.get(code)
+        if stored is None or stored.status not in LIVE:
+            return stored, None
+        return stored, self._restored(stored)
 
     def _add(self, table: Table) -> None:
         self.tables[table.code] = table
