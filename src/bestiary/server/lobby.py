@@ -10,6 +10,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,7 @@ MAX_OFFSET = 1_000
 EVENT_PAGE = 500
 CHUNK_BYTES = 256 * 1024
 KEPT_REPLAY_BYTES = 8 * 1024 * 1024
+STREAMERS = 2  # threads that work replays and records out, beside the store's readers
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 CURSOR_CODE = re.compile(r"^[A-Z0-9]{1,16}$")
 LARGEST = 2**53  # beyond this a number is not exact in every client's JSON
@@ -89,6 +91,7 @@ class Lobby:
         self._replay_bytes = 0
         self._coming_back: dict[str, asyncio.Future[Table]] = {}  # finished tables being restored
         self._expiring: set[str] = set()
+        self._streamers = ThreadPoolExecutor(max_workers=STREAMERS, thread_name_prefix="replay")
         self.keep_finished = self.server.finished_table_seconds
         self.keeper: Keeper | None = None  # one of several workers: what it owns (keeper.py)
 
@@ -387,14 +390,17 @@ class Lobby:
     async def _streamed(
         self, parts: Iterator[bytes], keep: str | None = None
     ) -> AsyncIterator[bytes]:
-        """``parts`` gathered into chunks of about CHUNK_BYTES, each made in a reader thread
-        when the one before it has been sent (so a slow reader holds no thread, and the memory
-        is a chunk and the game's state); a whole answer up to KEPT_REPLAY_BYTES is kept as
-        ``keep`` in the replay cache. A database that stops answering mid-way cuts the answer
-        off (StoreSlow): its status was sent with the first chunk."""
+        """``parts`` gathered into chunks of about CHUNK_BYTES, each made in one of STREAMERS
+        threads of their own (the store's readers stay free for the lobby's reads) when the one
+        before it has been sent (so a slow reader holds no thread, and the memory is a chunk and
+        the game's state); a whole answer up to KEPT_REPLAY_BYTES is kept as ``keep`` in the
+        replay cache. A chunk not made within READ_SECONDS (a stalled database, or more streams
+        at once than the threads serve) cuts the answer off (StoreSlow): its status was sent
+        with the first chunk."""
         kept: list[bytes] | None = [] if keep is not None else None
         size = 0
-        while chunk := await self.store.read(_chunk, parts):
+        loop = asyncio.get_running_loop()
+        while chunk := await within(loop.run_in_executor(self._streamers, _chunk, parts)):
             size += len(chunk)
             if kept is not None and size <= KEPT_REPLAY_BYTES:
                 kept.append(chunk)
@@ -409,6 +415,7 @@ class Lobby:
             self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.stop()
+        self._streamers.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
 
