@@ -322,7 +322,7 @@ class Lobby:
     async def record(self, code: str) -> AsyncIterator[bytes]:
         """A finished game's record as JSON Lines, streamed: its header read beside the loop
         first (KeyError if there is none to show; StoreSlow), then its events a page at a
-        time, each page read and written out in a reader thread."""
+        time, each page read and written out beside the loop (``_streamed``)."""
         stored = await self.store.read(self._finished, code.upper())
         return self._streamed(self._record_parts(stored))
 
