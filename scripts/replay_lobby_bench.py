@@ -1,15 +1,15 @@
 """The lobby's answer time while someone fetches a long finished game's replay, record and table.
 
-Plays random critters games of 8 players on a deck of 150 kinds of 2 cards (the longest of
-``--seeds`` seeds is kept; ``tests/test_server_replays.py``), stores the finished game
-straight into a fresh SQLite file, starts
-``bestiary serve`` in its own process (``tests/serverproc.py``), then asks for the game's
-``/replay`` (``--repeat`` times: worked out, or from the cache, or refused past its bound), its
+Plays random critters games of 8 players on the largest deck a table takes (500 cards, 200
+kinds of 2: each game runs to the bound on a game's length; the longest of ``--seeds`` seeds is
+kept; ``tests/test_server_replays.py``), stores the finished game straight into a fresh SQLite
+file, starts ``bestiary serve`` in its own process (``tests/serverproc.py``), then asks for the
+game's ``/replay`` (``--repeat`` times: streamed as worked out, or from the cache), its
 ``/record`` and ``GET /api/tables/{code}`` (the finished table brought back), while another
 thread asks ``GET /api/games`` every 20 ms: prints each fetch's time and size, the slowest
 lobby answer meanwhile, and the server's RSS before and after.
 
-    PYTHONPATH=src:. .venv/bin/python scripts/replay_lobby_bench.py --seeds 20
+    PYTHONPATH=src:. .venv/bin/python scripts/replay_lobby_bench.py --seeds 1 --repeat 2
 """
 
 from __future__ import annotations
@@ -23,14 +23,7 @@ from pathlib import Path
 import httpx
 import orjson
 from tests.serverproc import ServerProcess
-from tests.test_server_replays import CODE, long_game, store_finished
-
-
-def rss(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+from tests.test_server_replays import CODE, long_game, rss, store_finished
 
 
 def main() -> None:

@@ -17,12 +17,21 @@ from bestiary.core.errors import BadOption
 from bestiary.core.game import replay
 from bestiary.critters.cards import make_deck
 from bestiary.critters.game import GAME
+from bestiary.critters.info import MAX_EVENTS
 from bestiary.critters.state import CrittersState
 
 # The freeze request of issue 22: 150 kinds of 2 cards; no set can ever be full.
 NEVER = {"kinds": {f"k{i:03d}": 2 for i in range(150)}, "wild": 0, "actions": {"hop_over": 20}}
 # Three wilds make a win possible in principle; greedy bots never find it.
 STUCK = {**NEVER, "wild": 3}
+# Random play on this deck goes round for ever (its hop_over and no cards keep the centre pile
+# turning while sets of its many kinds are almost never filled): unbounded, two seeds went past
+# 200,000 events with stall_reshuffles 1000.
+ENDLESS = {
+    "kinds": {"a": 3, "b": 3, "c": 2, **{f"k{i:02d}": 2 for i in range(40)}},
+    "wild": 1,
+    "actions": {"hop_over": 100, "no": 50},
+}
 
 
 def test_a_deck_that_can_never_give_a_win_is_refused_in_one_sentence() -> None:
@@ -123,3 +132,34 @@ def test_the_game_says_how_it_can_end() -> None:
     assert "stall_reshuffles" in endings["stalled"]
     spec = GAME.info.option("stall_reshuffles")
     assert spec.default == 30 and spec.minimum == 1
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_however_long_the_options_let_a_game_go_it_ends_stalled_after_its_bound(
+    seed: int,
+) -> None:
+    """The record's bound (docs/rulings.md): once a turn is due after MAX_EVENTS events the
+    game ends as stalled, ranked as the exhausted ending ranks, whatever the options."""
+    players = [f"p{i}" for i in range(8)]
+    options = {"deck": ENDLESS, "stall_reshuffles": 1000, "hand_limit": 4}
+    state = GAME.new_game(players, options, seed)
+    GAME.random_playout(state, random.Random(seed), 3 * MAX_EVENTS)
+    assert state.is_over and state.ending() == "stalled"
+    events = state.events()
+    assert MAX_EVENTS <= len(events) < MAX_EVENTS + 100  # at the end of that turn
+    assert state.stale_reshuffles < 1000  # not the reshuffles' count: the bound ended it
+    assert events[-1]["ending"] == "stalled"
+    ranks = {
+        p: (len({s["kind"] for s in state.tableau(p) if s["full"]}), state.down_cards(p))
+        for p in players
+    }
+    assert state.winners() == [p for p in players if ranks[p] == max(ranks.values())]
+    again = replay(state.header(), list(enumerate(events, 2)))
+    assert again.is_over and again.ending() == "stalled" and again.winners() == state.winners()
+
+
+def test_the_bound_is_said_where_the_options_are() -> None:
+    info = GAME.info.as_json()
+    assert f"{MAX_EVENTS:,} events" in info["endings"]["stalled"]
+    stall = next(o for o in info["options"] if o["name"] == "stall_reshuffles")
+    assert f"{MAX_EVENTS:,} events" in stall["description"]

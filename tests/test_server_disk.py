@@ -15,28 +15,15 @@ import httpx
 
 from bestiary.server.logcap import BURST, LogCap
 from tests.serverproc import ServerProcess
+from tests.test_server_replays import bots_table
 
-# An endless critters deck (no bot ever fills three sets) and a clock of 1 ms, no bot pause.
+# An endless critters deck (no greedy bot ever fills three sets), played at full speed.
 STUCK = {"kinds": {f"k{i:03d}": 2 for i in range(150)}, "wild": 3, "actions": {"hop_over": 20}}
-FAST = {"tick_seconds": 0.001, "bot_pause": 0, "grace_seconds": 0}
 MIB = 1024 * 1024
 
 
 def flat_out(http: httpx.Client) -> str:
-    made = http.post(
-        "/api/tables",
-        json={
-            "game": "critters",
-            "seats": 8,
-            "name": "ann",
-            "options": {"deck": STUCK, "stall_reshuffles": 1000, "hand_limit": 4},
-            "bots": [{"bot": "greedy"}] * 7,
-            "start": True,
-            **FAST,
-        },
-    )
-    assert made.status_code == 201, made.text
-    return str(made.json()["code"])
+    return bots_table(http, STUCK, bot_pause=0, bot="greedy")
 
 
 def test_the_write_ahead_log_stays_near_its_limit_under_flat_out_tables(tmp_path: Path) -> None:

@@ -351,3 +351,49 @@ def test_a_table_and_a_seat_are_stored_before_they_are_answered(tmp_path: Path) 
         token = answers["join"].json()["token"]
         left = http.post(f"/api/tables/{code}/leave", json={"token": token})
         assert left.status_code == 200, left.text  # the token given is the stored one
+
+
+def test_a_table_or_seat_the_store_cannot_take_in_time_is_a_503_that_keeps_nothing(
+    tmp_path: Path,
+) -> None:
+    """Behind nginx a request not answered in time is sent to the next worker: so a create or a
+    join the store has not committed within 4 s is answered 503 and undone, never stored later
+    with a token nobody was given (docs/reliability.md, "Durability")."""
+    path = tmp_path / "lobby.sqlite"
+    db, log = f"sqlite:///{path}", tmp_path / "server.log"
+    with ServerProcess(db, log) as server, server.http() as http:
+        made = http.post("/api/tables", json={"game": "critters", "seats": 3, "name": "ann"})
+        assert made.status_code == 201, made.text
+        code = made.json()["code"]
+        for route, body in [
+            ("/api/tables", {"game": "critters", "seats": 3, "name": "cy"}),
+            (f"/api/tables/{code}/join", {"name": "bo"}),
+        ]:
+            locker = sqlite3.connect(path, timeout=30, isolation_level=None)
+            locker.execute("BEGIN EXCLUSIVE")  # another process holds the write lock for 7 s
+            try:
+                start = time.monotonic()
+                answer = http.post(route, json=body, timeout=30)
+                took = time.monotonic() - start
+                assert answer.status_code == 503, answer.text
+                assert answer.json()["detail"] == (
+                    "the database did not store this within 4 s, so nothing of it was kept; "
+                    "try again shortly."
+                )
+                assert answer.headers["retry-after"] == "1"
+                assert took < 6, took
+                time.sleep(max(0.0, 7 - took))
+            finally:
+                locker.rollback()
+                locker.close()
+        time.sleep(0.5)  # the store commits what waited, then its undoing
+        listing = http.get("/api/tables").json()
+        assert [t["code"] for t in listing["open"]] == [code]  # cy's table is gone
+        table = http.get(f"/api/tables/{code}").json()
+        assert [seat["name"] for seat in table["seats"]][:2] == ["ann", None]
+        again = http.post(f"/api/tables/{code}/join", json={"name": "bo"})
+        assert again.status_code == 200, again.text  # the name and the seat are free
+        server.kill()
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT code, status FROM tables ORDER BY created").fetchall()
+    assert rows[0] == (code, "open") and [status for _, status in rows[1:]] == ["expired"]

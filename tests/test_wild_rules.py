@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from bestiary.core.errors import IllegalAction
+from bestiary.core.game import replay
 from bestiary.wild import (
     CREATURES,
     GAME,
@@ -20,6 +21,7 @@ from bestiary.wild import (
     Withdraw,
     describe_meeting,
 )
+from bestiary.wild.info import MAX_EVENTS
 
 M, S, F, W, K = CREATURES  # megalotaur, snerlep, fizzalisk, wiffaloon, skeevil
 
@@ -391,6 +393,39 @@ def test_nightfall_ends_as_at_sundown_with_nobody_ending_it() -> None:
     assert state.pack_size("ann") == 10
     assert state.summary()["offers"] == {"ann": None, "bob": None}
     assert state.events()[-1] == {"do": "nightfall"}
+
+
+def test_however_long_a_game_goes_on_its_record_s_bound_ends_it_as_at_nightfall() -> None:
+    """A Call taken back and made again, for ever, and nobody meets: unbounded, a real-time
+    game's record grew as long as the Nightfall clock let it (docs/rulings.md)."""
+    state = table(ann=pack(M, S), bob=pack(M, S))
+    for n in range(MAX_EVENTS + 10):
+        if state.is_over:
+            break
+        state.apply(Withdraw("ann") if n % 2 else Call("ann", M, M))
+    assert state.is_over and len(state.events()) == MAX_EVENTS
+    assert state.ending() == "nightfall" and state.ended_by == []
+    events = state.events()
+    # scored as at Nightfall: as if Nightfall had fallen right after its last event
+    nightfall = table(ann=pack(M, S), bob=pack(M, S))
+    for event in events[:-1]:
+        nightfall.apply(GAME.action_from_event(event))
+    nightfall.apply(Nightfall())
+    assert state.summary()["offers"] == {"ann": None, "bob": None}
+    assert state.scores() == nightfall.scores() and state.winners() == nightfall.winners()
+    assert state.pack_size("ann") == nightfall.pack_size("ann") == 10
+    # the record alone reaches the same end
+    again = replay(state.header(), list(enumerate(events, 2)))
+    assert again.is_over and again.ending() == "nightfall"
+    with pytest.raises(IllegalAction):
+        state.apply(Call("ann", M, M))
+
+
+def test_the_bound_is_said_where_the_options_are() -> None:
+    info = GAME.info.as_json()
+    assert f"{MAX_EVENTS:,} events" in info["endings"]["nightfall"]
+    quiet = next(o for o in info["options"] if o["name"] == "nightfall_seconds")
+    assert f"{MAX_EVENTS:,} events" in quiet["description"]
 
 
 # ------------------------------------------------------------------- scores, winners

@@ -11,6 +11,10 @@ from bestiary.critters.decks import DECKS
 
 # Reshuffles in a row without a new full set before the stalled ending (docs/rulings.md).
 STALL_RESHUFFLES: Final = 30
+# The most events a game's record holds before its next turn: the game then ends as stalled
+# (docs/rulings.md), whatever the options, so that every record, replay and restore of a game
+# stays within what the server serves (games on the default options stay far below it).
+MAX_EVENTS: Final = 5_000
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 
@@ -49,7 +53,8 @@ OPTIONS = (
         maximum=1000,
         description=(
             "the game ends (ranked as when exhausted) rather than reshuffle again after this "
-            "many reshuffles in a row that saw no new full set (bestiary's rule)"
+            "many reshuffles in a row that saw no new full set (bestiary's rule); whatever "
+            f"this is, a game also ends so once a turn is due after {MAX_EVENTS:,} events"
         ),
     ),
     OptionSpec("first", "player", None, description="who plays first (default: the first seat)"),
@@ -108,7 +113,8 @@ INFO = GameInfo(
         ),
         "stalled": (
             "a reshuffle was due after stall_reshuffles reshuffles in a row that saw no new "
-            "full set; ranked as when exhausted"
+            f"full set, or a turn was due after {MAX_EVENTS:,} events (whatever the options); "
+            "ranked as when exhausted"
         ),
     },
 )

@@ -33,6 +33,7 @@ from bestiary.critters.actions import (
 )
 from bestiary.critters.cards import NO, WILD
 from bestiary.critters.effects import DRAW, SKIP_TURN, STEAL_SET, SWAP_DOWN, TAKE_DOWN
+from bestiary.critters.info import MAX_EVENTS
 from bestiary.critters.kept import interned, seat_moves
 from bestiary.critters.moves import turn_moves
 from bestiary.critters.refusals import refusal
@@ -586,6 +587,9 @@ class CrittersState:
     def _begin_turn(self, seat: int) -> None:
         self._turn = seat
         self._began_empty = not self._draw
+        if len(self._log) >= MAX_EVENTS:  # however the options let it go on: a bounded record
+            self._ranked_ending("stalled")
+            return
         if self._draw:
             self._hands[seat].append(self._draw.pop())
         elif self._centre:

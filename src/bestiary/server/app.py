@@ -12,7 +12,7 @@ import inspect
 import logging
 import math
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -20,7 +20,13 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
@@ -34,7 +40,7 @@ from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
 from bestiary.server.health import StoreProbe
 from bestiary.server.keeper import Moving, join
-from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby, ReplayTooLong
+from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby
 from bestiary.server.metrics import (
     CONTENT_TYPE_LATEST,
     CountRefusals,
@@ -58,7 +64,7 @@ from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.reactions import menu as reaction_menu
 from bestiary.server.rematch import play_again
 from bestiary.server.settings import ServerSettings
-from bestiary.server.store import Store, StoreSlow
+from bestiary.server.store import READ_SECONDS, Store, StoreSlow
 from bestiary.server.table import Table, TableError, TableSettings
 
 log = logging.getLogger("bestiary.server")
@@ -230,7 +236,8 @@ def create_app(
     async def table_or_404(code: str) -> Table:
         try:
             return await lobby().get(code)
-        except Moving as moving:  # nginx tries the next worker on a 503
+        except (Moving, StoreSlow) as moving:  # nginx tries the next worker on a 503
+            # (an HTTPException: the quick lobby answers it as FastAPI would)
             raise HTTPException(503, str(moving), headers={"Retry-After": "1"}) from None
         except KeyError:
             raise HTTPException(404, f"there is no table {code}.") from None
@@ -411,8 +418,25 @@ def create_app(
             raise HTTPException(400, str(err)) from None
         lobby().open(table)
         info = await table.ask(table.info)
-        await lobby().store.committed()  # durable before visible: the code and token too
+        # durable before visible: the code and token too; or a 503 that keeps nothing
+        await stored_or_undone(partial(lobby().withdraw, table))
         return Seated(code=table.code, seat=seat, token=token, table=info)
+
+    async def stored_or_undone(undo: Callable[[], Awaitable[object]]) -> None:
+        """A new table or seat is answered once the store has committed it; if it has not
+        within READ_SECONDS it is undone (the undoing queued after it, so committed after it)
+        and the answer is a 503: behind nginx, which then sends the same request to the next
+        worker, the first must keep nothing of it (no seat whose token nobody was given)."""
+        try:
+            await asyncio.wait_for(lobby().store.committed(), READ_SECONDS)
+        except TimeoutError:
+            await undo()
+            raise HTTPException(
+                503,
+                f"the database did not store this within {READ_SECONDS:g} s, so nothing of it"
+                " was kept; try again shortly.",
+                headers={"Retry-After": "1"},
+            ) from None
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
@@ -439,7 +463,7 @@ def create_app(
         finally:
             quotas.seated(address)
         info = await table.ask(table.info)
-        await lobby().store.committed()
+        await stored_or_undone(partial(table.ask, partial(_give_back, table, token)))
         return Seated(code=table.code, seat=seat, token=token, table=info)
 
     @app.post("/api/tables/{code}/bots")
@@ -500,23 +524,25 @@ def create_app(
         return Rematched(**made)
 
     @app.get("/api/tables/{code}/record", response_class=PlainTextResponse)
-    async def record(code: str) -> PlainTextResponse:
-        """A finished game's record, as JSON Lines (docs/records.md)."""
+    async def record(code: str) -> Response:
+        """A finished game's record, as JSON Lines (docs/records.md), streamed."""
         try:
-            return PlainTextResponse(await lobby().record(code))
+            lines = await lobby().record(code)
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
+        return StreamingResponse(lines, media_type="text/plain; charset=utf-8")
 
     @app.get("/api/tables/{code}/replay", response_class=JSONResponse)
     async def replay_frames(code: str) -> Response:
         """A finished game step by step (public views), and everything revealed at the end:
-        ``{frames: [{event, view}], summary, header, events}``."""
+        ``{frames: [{event, view}], summary, header, events}``, streamed as it is worked out."""
         try:
-            return Response(await lobby().replay_frames(code), media_type="application/json")
-        except ReplayTooLong as err:
-            raise HTTPException(413, str(err)) from None
+            frames = await lobby().replay_frames(code)
         except KeyError:
             raise HTTPException(404, f"there is no finished game {code}.") from None
+        if isinstance(frames, bytes):  # from the cache
+            return Response(frames, media_type="application/json")
+        return StreamingResponse(frames, media_type="application/json")
 
     @app.get("/api/worker", include_in_schema=False)
     async def worker() -> dict[str, Any]:
@@ -577,6 +603,13 @@ def create_app(
             Middleware(QuickLobby, calls=busiest, socket=table_socket, client=client_of)
         )
     return app
+
+
+def _give_back(table: Table, token: str) -> None:
+    """A seat its taker was told was not taken (503) is open again; if the game has started
+    meanwhile it stays (a bot plays it once its grace runs out)."""
+    with contextlib.suppress(TableError):
+        table.leave(token)
 
 
 def _bot_menu(game: str) -> list[dict[str, Any]]:

@@ -196,10 +196,10 @@ class Keeper:
         self._holdings += 1
         self.since[code] = self._holdings
 
-    def _adopt(self, stored: StoredTable) -> bool:
+    def _adopt(self, stored: StoredTable, restored: Table | None = None) -> bool:
         if stored.status not in LIVE or stored.code in self.lobby.tables:
             return False
-        table = self.lobby.adopt(stored)
+        table = self.lobby.adopt(stored, restored)
         if table is None:
             return False
         self._held(table.code)
@@ -210,13 +210,15 @@ class Keeper:
 
     async def _load(self, code: str, started: float) -> None:
         self.loading.add(code)
-        try:
-            stored = await asyncio.get_running_loop().run_in_executor(
-                None, self.lobby.store.get, code
+        try:  # read, and replayed from its record (the long part), beside the loop
+            stored, restored = await asyncio.get_running_loop().run_in_executor(
+                None, self.lobby.read_back, code
             )
         finally:
             self.loading.discard(code)
-        if stored is not None and self.gone.get(code, -1.0) < started and self._adopt(stored):
+        if stored is None or restored is None:
+            return
+        if self.gone.get(code, -1.0) < started and self._adopt(stored, restored):
             log.warning("worker %d restored table %s", self.cluster.index, code)
 
     async def _hand(self, code: str, to: tuple[int, str]) -> None:

@@ -9,6 +9,8 @@ import re
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +19,10 @@ import orjson
 from bestiary.core.errors import BadOption, RecordError
 from bestiary.core.game import game_names, get_game, redacted, replay
 from bestiary.core.info import GameInfo
-from bestiary.core.records import iter_lines
+from bestiary.core.records import dumps
 from bestiary.server.decks import DeckShelf
 from bestiary.server.live_tables import LiveTables
+from bestiary.server.ownership import LIVE
 from bestiary.server.settings import ServerSettings
 from bestiary.server.shards import CODE_ALPHABET, CODE_LENGTH
 from bestiary.server.store import Store, StoredTable, within
@@ -33,13 +36,28 @@ log = logging.getLogger("bestiary.server")
 PAGE = 50  # tables per list in one lobby page (and the most a page may ask for: MAX_PAGE)
 MAX_PAGE = 100
 MAX_OFFSET = 1_000
-# A replay holds every public view of the game: past this many bytes of them it is refused
-# (its record is served instead); the cache keeps replays as sent, least recently asked
-# dropped first.
-MAX_REPLAY_BYTES = 32 * 1024 * 1024
+# A replay holds every public view of the game: it is streamed as worked out, EVENT_PAGE events
+# read at a time and CHUNK_BYTES sent at a time; the cache keeps replays as sent up to
+# REPLAY_CACHE_BYTES in all, each up to KEPT_REPLAY_BYTES, least recently asked dropped first.
+EVENT_PAGE = 500
+CHUNK_BYTES = 256 * 1024
+KEPT_REPLAY_BYTES = 8 * 1024 * 1024
+STREAMERS = 2  # threads that work replays and records out, beside the store's readers
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 CURSOR_CODE = re.compile(r"^[A-Z0-9]{1,16}$")
 LARGEST = 2**53  # beyond this a number is not exact in every client's JSON
+
+
+def _chunk(parts: Iterator[bytes]) -> bytes:
+    """The next CHUNK_BYTES or so of ``parts`` (b"" once they are all sent)."""
+    out: list[bytes] = []
+    size = 0
+    for part in parts:
+        out.append(part)
+        size += len(part)
+        if size >= CHUNK_BYTES:
+            break
+    return b"".join(out)
 
 
 def _check_number(where: str, value: object) -> None:
@@ -73,6 +91,7 @@ class Lobby:
         self._replay_bytes = 0
         self._coming_back: dict[str, asyncio.Future[Table]] = {}  # finished tables being restored
         self._expiring: set[str] = set()
+        self._streamers = ThreadPoolExecutor(max_workers=STREAMERS, thread_name_prefix="replay")
         self.keep_finished = self.server.finished_table_seconds
         self.keeper: Keeper | None = None  # one of several workers: what it owns (keeper.py)
 
@@ -81,16 +100,31 @@ class Lobby:
         stored = self.store.load(["open", "playing"])
         return sum(self.adopt(table) is not None for table in stored)
 
-    def adopt(self, stored: StoredTable) -> Table | None:
-        """Bring back one stored table (replayed from its record) and let it play on."""
-        try:
-            table = Table.restore(stored, self.store)
-        except (RecordError, ValueError, KeyError) as err:
-            log.error("table %s cannot be restored: %s", stored.code, err)
+    def adopt(self, stored: StoredTable, restored: Table | None = None) -> Table | None:
+        """Bring back one stored table (replayed from its record, unless ``restored`` is that
+        already) and let it play on."""
+        table = restored or self._restored(stored)
+        if table is None:
             return None
         self._add(table)
         table.post(table.resume)
         return table
+
+    def _restored(self, stored: StoredTable) -> Table | None:
+        try:
+            return Table.restore(stored, self.store)
+        except (RecordError, ValueError, KeyError) as err:
+            log.error("table %s cannot be restored: %s", stored.code, err)
+            return None
+
+    def read_back(self, code: str) -> tuple[StoredTable | None, Table | None]:
+        """A live table read from the store and replayed from its record, in a thread (the
+        loop only adopts it): (None, None) if there is none; (stored, None) if it cannot be
+        restored, or is not live."""
+        stored = self.store.get(code)
+        if stored is None or stored.status not in LIVE:
+            return stored, None
+        return stored, self._restored(stored)
 
     def _add(self, table: Table) -> None:
         self.tables[table.code] = table
@@ -272,78 +306,117 @@ class Lobby:
         self.start()
 
     async def _expire(self, table: Table) -> None:
-        if await table.ask(table.expire):
+        if await self.withdraw(table):
             log.info("table %s expired: nobody joined or started it", table.code)
-            if self.tables.get(table.code) is table:
-                del self.tables[table.code]
-            await table.stop()
 
-    async def record(self, code: str) -> bytes:
-        """A finished game's record as JSON Lines, read beside the loop (KeyError if there is
-        none to show; StoreSlow)."""
-        return await self.store.read(self._record_lines, code.upper())
+    async def withdraw(self, table: Table) -> bool:
+        """An open table goes, as one nobody joined in time does (stored as ``expired``);
+        False if it has started meanwhile (it plays on)."""
+        if not await table.ask(table.expire):
+            return False
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        await table.stop()
+        return True
 
-    def _record_lines(self, code: str) -> bytes:
-        header, events = self._finished_record(code)
-        return ("\n".join(iter_lines(header, events)) + "\n").encode()
+    async def record(self, code: str) -> AsyncIterator[bytes]:
+        """A finished game's record as JSON Lines, streamed: its header read beside the loop
+        first (KeyError if there is none to show; StoreSlow), then its events a page at a
+        time, each page read and written out beside the loop (``_streamed``)."""
+        stored = await self.store.read(self._finished, code.upper())
+        return self._streamed(self._record_parts(stored))
 
-    def _finished_record(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        stored = self.store.get(code)
-        if stored is None or stored.status != "finished" or stored.header is None:
+    def _finished(self, code: str) -> StoredTable:
+        stored = self.store.finished_table(code)
+        if stored is None or stored.header is None:
             raise KeyError(code)
-        return stored.header, stored.events
+        return stored
 
-    async def replay_frames(self, code: str) -> bytes:
+    def _events(self, code: str) -> Iterator[dict[str, Any]]:
+        """A finished table's events in order, read a page at a time (never all at once)."""
+        seq = 0
+        while page := self.store.event_page(code, seq, EVENT_PAGE):
+            yield from (event for _, event in page)
+            seq = page[-1][0]
+
+    def _record_parts(self, stored: StoredTable) -> Iterator[bytes]:
+        assert stored.header is not None  # _finished's
+        yield (dumps(stored.header) + "\n").encode()
+        for event in self._events(stored.code):
+            yield (dumps(event) + "\n").encode()
+
+    async def replay_frames(self, code: str) -> bytes | AsyncIterator[bytes]:
         """A finished game step by step (the public view after each event, then everything)
-        as JSON, worked out beside the loop and kept while the cache's bytes allow."""
+        as JSON: from the cache, or streamed as it is worked out a page of events at a time
+        beside the loop, and kept in the cache (by bytes) if it is small enough."""
         code = code.upper()
         cached = self._replays.get(code)
         if cached is not None:
             self._replays.move_to_end(code)
             return cached
-        body = await self.store.read(self._frames, code)
-        if body is None:
-            raise ReplayTooLong(code)
+        stored = await self.store.read(self._finished, code)
+        return self._streamed(self._frame_parts(stored), keep=code)
+
+    def _keep(self, code: str, body: bytes) -> None:
+        if code in self._replays:  # worked out twice at once: kept once
+            return
         self._replays[code] = body
         self._replay_bytes += len(body)
         while self._replay_bytes > REPLAY_CACHE_BYTES:
             self._replay_bytes -= len(self._replays.popitem(last=False)[1])
-        return body
 
-    def _frames(self, code: str) -> bytes | None:
-        header, events = self._finished_record(code)
+    def _frame_parts(self, stored: StoredTable) -> Iterator[bytes]:
+        header = stored.header
+        assert header is not None  # _finished's
         game = str(header["game"])
         rules = get_game(game)
         state = replay(header, [])
-        parts = [orjson.dumps({"event": None, "view": state.view(None)})]
-        size = len(parts[0])
-        for event in events:
+        players = header.get("players", [])
+        head = orjson.dumps({"code": stored.code, "game": game, "players": players})
+        first = orjson.dumps({"event": None, "view": state.view(None)})
+        yield b"".join([head[:-1], b',"frames":[', first])
+        for event in self._events(stored.code):
             state.apply(rules.action_from_event(event))
             frame = {"event": redacted(state, [event], None)[0], "view": state.view(None)}
-            parts.append(orjson.dumps(frame))
-            size += len(parts[-1]) + 1
-            if size > MAX_REPLAY_BYTES:  # the work, the memory and the answer stay bounded
-                return None  # not raised here: a traceback would keep all this alive
-        head = orjson.dumps({"code": code, "game": game, "players": header.get("players", [])})
-        tail = orjson.dumps({"summary": state.summary(), "header": header, "events": events})
-        return b"".join([head[:-1], b',"frames":[', b",".join(parts), b"],", tail[1:]])
+            yield b"," + orjson.dumps(frame)
+        tail = orjson.dumps({"summary": state.summary(), "header": header})
+        yield b"]," + tail[1:-1] + b',"events":['
+        comma = b""
+        for event in self._events(stored.code):  # read again: nothing of the game is kept
+            yield comma + orjson.dumps(event)
+            comma = b","
+        yield b"]}"
+
+    async def _streamed(
+        self, parts: Iterator[bytes], keep: str | None = None
+    ) -> AsyncIterator[bytes]:
+        """``parts`` gathered into chunks of about CHUNK_BYTES, each made in one of STREAMERS
+        threads of their own (the store's readers stay free for the lobby's reads) when the one
+        before it has been sent (so a slow reader holds no thread, and the memory is a chunk and
+        the game's state); a whole answer up to KEPT_REPLAY_BYTES is kept as ``keep`` in the
+        replay cache. A chunk not made within READ_SECONDS (a stalled database, or more streams
+        at once than the threads serve) cuts the answer off (StoreSlow): its status was sent
+        with the first chunk."""
+        kept: list[bytes] | None = [] if keep is not None else None
+        size = 0
+        loop = asyncio.get_running_loop()
+        while chunk := await within(loop.run_in_executor(self._streamers, _chunk, parts)):
+            size += len(chunk)
+            if kept is not None and size <= KEPT_REPLAY_BYTES:
+                kept.append(chunk)
+            else:
+                kept = None
+            yield chunk
+        if kept is not None and keep is not None:
+            self._keep(keep, b"".join(kept))
 
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.stop()
+        self._streamers.shutdown(wait=False, cancel_futures=True)
         self.store.close()
-
-
-class ReplayTooLong(Exception):
-    """A finished game whose step-by-step views pass MAX_REPLAY_BYTES."""
-
-    def __str__(self) -> str:
-        return (
-            f"the replay of {self.args[0]} would pass {MAX_REPLAY_BYTES // (1024 * 1024)} MiB;"
-            f" its record is at /api/tables/{self.args[0]}/record (bestiary replay shows it)."
-        )
 
 
 class BadCursor(ValueError):

@@ -94,7 +94,8 @@ NGINX_PROXY = """\
         proxy_set_header Upgrade $http_upgrade;
         proxy_set_header Connection $connection_upgrade;
         # a refused connection, a 503 ("this table is not mine") or no answer in time tries the
-        # next worker; safe for POST too: a worker that answers 503 has done nothing
+        # next worker; safe for POST too: a 503 has done nothing (a new table or seat the store
+        # did not take within 4 s is undone), and a frozen worker's commits are fenced
         proxy_next_upstream error timeout http_503 non_idempotent;
         proxy_next_upstream_tries 0;
         proxy_connect_timeout 2s;

@@ -814,6 +814,32 @@ class Store:
             self._read_events(conn, table)
         return table
 
+    def finished_table(self, code: str) -> StoredTable | None:
+        """One finished table without its events (None if there is none, or its record has a
+        hole: marked damaged by reading it whole, as ``get`` does); its events a page at a
+        time from ``event_page``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_table).where(tables_table.c.code == code)).first()
+            if row is None or row.status != "finished":
+                return None
+            c = events_table.c
+            count, last = conn.execute(
+                select(func.count(), func.max(c.seq)).where(c.code == code)
+            ).one()
+        if count != (last or 0):  # a hole: the whole read marks it damaged, and says so
+            whole = self.get(code)
+            return None if whole is None or whole.status != "finished" else whole
+        return StoredTable(**dict(row._mapping))
+
+    def event_page(self, code: str, after: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
+        """Up to ``limit`` of a table's events past seq ``after``, as (seq, event), in order."""
+        c = events_table.c
+        query = (
+            select(c.seq, c.line).where(c.code == code, c.seq > after).order_by(c.seq).limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [(seq, orjson.loads(line)) for seq, line in conn.execute(query)]
+
     def finished(
         self, limit: int = 50, offset: int = 0, before: tuple[float, str] | None = None
     ) -> list[FinishedGame]:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from bestiary.core.info import Faces, GameInfo, OptionSpec
 from bestiary.wild.analytics import ANALYTICS
 from bestiary.wild.cards import CREATURES, EATING_VERBS, SOUNDS, eaten_by_index
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+# The most events a game's record holds: the game then ends as at Nightfall (docs/rulings.md),
+# whatever the options, so that every record, replay and restore of a game stays within what the
+# server serves (a real-time game of people stays far below it).
+MAX_EVENTS: Final = 20_000
 
 OPTIONS = (
     OptionSpec(
@@ -29,7 +33,10 @@ OPTIONS = (
         120,
         minimum=1,
         maximum=3600,
-        description="the game ends at Nightfall after this many seconds without a meeting",
+        description=(
+            "the game ends at Nightfall after this many seconds without a meeting; whatever "
+            f"this is, a game also ends so once its record holds {MAX_EVENTS:,} events"
+        ),
     ),
     # Smaller Packs (docs/rulings.md): the food chain is the sheet's, only fewer of its
     # creatures are dealt, from Megalotaur down.
@@ -96,7 +103,10 @@ INFO = GameInfo(
     analytics=ANALYTICS,
     endings={
         "sundown": "a meeting resolved in which a player used their last card",
-        "nightfall": "no meeting for nightfall_seconds (bestiary's rule): scored as at Sundown",
+        "nightfall": (
+            f"no meeting for nightfall_seconds, or {MAX_EVENTS:,} events in the record, whatever"
+            " the options (bestiary's rules): scored as at Sundown"
+        ),
         "out_of_cards": "no player had a card left in hand, offer or Pack",
     },
 )

@@ -14,7 +14,7 @@ from bestiary.core.errors import IllegalAction
 from bestiary.core.values import by_arguments
 from bestiary.wild.actions import Call, Discard, Draw, Meet, Nightfall, RevealOwn, Withdraw
 from bestiary.wild.cards import CREATURE_INDEX, CREATURES, EATEN, EATS, SAME, relation_at
-from bestiary.wild.info import INFO, PACK_OPTIONS
+from bestiary.wild.info import INFO, MAX_EVENTS, PACK_OPTIONS
 from bestiary.wild.meetings import AVOID, EAT, MATE, Meeting
 from bestiary.wild.objectives import (
     MAX_FACE_DOWN_FOR_OBJECTIVE,
@@ -222,6 +222,8 @@ class WildState:
             return "sundown"
         if self._log and type(self._log[-1]) is Nightfall:
             return "nightfall"
+        if any(self._packs):  # ended with cards left: by the record's bound, as at Nightfall
+            return "nightfall"
         return "out_of_cards"
 
     def tallies(self) -> dict[str, int]:
@@ -271,6 +273,8 @@ class WildState:
         self._log.append(action)
         if (cls is Discard or cls is RevealOwn or cls is Meet) and not self._over:
             self._end_if_no_cards()  # only these can take a player's last card away
+        if len(self._log) >= MAX_EVENTS and not self._over:  # a bounded record, whatever the
+            self._finish([])  # options: as at Nightfall (a card is left somewhere, see ending)
 
     def winners(self) -> list[str]:
         """Highest score; then most Den cards from other Packs; still tied: all share the win."""
