@@ -183,6 +183,32 @@ function CallsTable({ card, w }) {
 
 // ------------------------------------------------------------------ the board
 
+// Your score and your latest meeting's result, beside your hand (where your eyes are after
+// pressing Meet), announced as it changes.
+function MyResult({ view, me, w, events }) {
+  const mineMet = (view.meetings || []).filter((m) => m.players.includes(me));
+  const last = mineMet[mineMet.length - 1];
+  const fresh = last && (events || []).some((e) => e.do === "meet" && [e.by, e.with].includes(me)) && (view.meetings || [])[view.meetings.length - 1] === last;
+  return html`<div class=${`my-result ${fresh ? "fresh" : ""}`} id="my-result" aria-live="polite">
+    <b id="my-score">Your score: ${plural(view.scores[me] || 0, "point")}</b>
+    ${last ? html`<br/><span id="my-meeting">Your last meeting: ${meetingSentence(last, w, me)}</span>` : null}</div>`;
+}
+
+// The sheet's Sundown: the game ends when a player meets with the last card in their hand and
+// their Pack is empty. A player with an empty Pack and one card left (in hand or on offer) ends
+// the game with their next meeting: everyone is warned.
+export function nearSundown(view) {
+  return view.over ? [] : view.players.filter((p) => view.packs[p] === 0 && view.hand_sizes[p] + (view.calls[p] ? 1 : 0) === 1);
+}
+
+function SundownNear({ view, me }) {
+  const near = nearSundown(view);
+  if (!near.length) return null;
+  const names = listing(near.map((p) => who(p, me)));
+  const theirs = near.length === 1 ? (near[0] === me ? "your" : "their") : "their";
+  return html`<span class="sundown-near" id="sundown-near" role="status">⚠ ${names.startsWith("you") ? capital(names) : names} ${near.length === 1 && near[0] !== me ? "is" : "are"} one card from Sundown: a meeting with ${theirs} last card ends the game.</span>`;
+}
+
 function legalWhere(legal, pred) { return legal.find(pred) || null; }
 
 function Board({ view, legal, me, info, timers, events, ticker = null }) {
@@ -212,7 +238,8 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
     <div class="hand-row">
       <div><h3>Your hand</h3><div class="cards">${hand.length ? hand.map((c, i) => html`<${Card} key=${i} creature=${c} w=${w}
         id=${`hand-${i}`} selected=${i === ui.card} onClick=${() => { ui.card = i; changed(); }}/>`) : html`<p class="muted">empty</p>`}</div></div>
-      <div><h3>Your offer</h3>${view.offer ? html`<div class="offer-mine"><${Card} creature=${view.offer.card} w=${w} small/> <${CallBadge} call=${view.offer.call} w=${w}/></div>` : html`<p class="muted">none</p>`}</div>
+      <div class="offer-col"><h3>Your offer</h3>${view.offer ? html`<div class="offer-mine"><${Card} creature=${view.offer.card} w=${w} small/> <${CallBadge} call=${view.offer.call} w=${w}/></div>` : html`<p class="muted">none</p>`}
+        <${MyResult} view=${view} me=${me} w=${w} events=${events}/></div>
       <div class="pack muted" id="my-pack" title="Draw from your Pack while your hand and offer together hold fewer cards than the limit.">Your Pack: ${view.packs[me]} to draw · hand limit ${view.hand_limit} (your offer counts)</div>
     </div>
     <h3 class="calls-title">${selected ? `Call with your ${w.name(selected)}:` : "No card to call with."}</h3>
@@ -264,6 +291,7 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
   const status = html`<div class="status row" id="status">
     <span class="banner" id="turn">${over ? "The game is over." : mine ? `You are ${me}. Offer a card with a Call; meet a player making the same Call.` : "Watching: every Call is heard, every card is face-down until it meets."}</span>
     ${timers && timers.quiet !== undefined && !over ? html`<${Countdown} id="nightfall" label="Nightfall in" seconds=${timers.quiet} urgent=${20}/>` : null}
+    <${SundownNear} view=${view} me=${me}/>
   </div>`;
 
   return html`<div id="wild-board" class="board wild">

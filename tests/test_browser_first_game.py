@@ -1,0 +1,128 @@
+"""A newcomer's first game in a real browser (Playwright + Debian's Chromium), live server.
+
+- After pressing Meet, the meeting's result and your score show by your hand, inside the
+  screen without scrolling, at 1280x800 and on a 390x844 phone.
+- Everyone is warned when a player is one card from Sundown (an empty Pack and one card left).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright import sync_api
+
+from bestiary.server.table import TableSettings
+from tests.browser import CHROMIUM, MANY, PAGE_ERRORS, PHONE, launch, new_page, press, screenshot
+from tests.live import LiveServer, TableSocket
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+LAPTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = tmp_path_factory.mktemp("first") / "first.sqlite"
+    settings = TableSettings(tick_seconds=0.35, grace_seconds=60)
+    with LiveServer(f"sqlite:///{db}", settings, server=MANY) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[sync_api.Browser]:
+    yield from launch()
+
+
+def two_people(
+    browser: sync_api.Browser,
+    server: LiveServer,
+    viewport: dict[str, int],
+    options: dict[str, Any] | None = None,
+) -> tuple[sync_api.Page, TableSocket]:
+    """ann (a page) and bob (a socket) at a started 2-seat wild table."""
+    with server.http() as http:
+        ann = http.post(
+            "/api/tables",
+            json={"game": "wild", "seats": 2, "name": "ann", "options": options or {}},
+        ).json()
+        code = ann["code"]
+        bob = http.post(f"/api/tables/{code}/join", json={"name": "bob"}).json()
+        http.post(f"/api/tables/{code}/start", json={"token": ann["token"]}).raise_for_status()
+    page = new_page(browser, viewport)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.evaluate(
+        "([code, seat]) => localStorage.setItem('bestiary.seats', JSON.stringify({[code]: seat}))",
+        [code, {"token": ann["token"], "seat": ann["seat"]}],
+    )
+    page.goto(f"{server.url}/#/t/{code}")
+    page.wait_for_selector("#my-hand")
+    return page, TableSocket(server, code, bob["token"])
+
+
+def inside(page: sync_api.Page, selector: str, viewport: dict[str, int]) -> None:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (selector, box)
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280x800", "390x844"])
+def test_your_meetings_result_and_score_show_by_your_hand(
+    server: LiveServer, browser: sync_api.Browser, viewport: dict[str, int]
+) -> None:
+    page, bob = two_people(browser, server, viewport)
+    creature = page.get_attribute("#hand-0", "data-card")
+    assert creature is not None
+    press(page, f"#call-{creature}")
+    bob.wait_state(lambda m: m["view"]["calls"]["ann"] == creature, "ann's Call")
+    assert bob.latest is not None
+    bob.act({"do": "call", "card": bob.latest["view"]["hand"][0], "call": creature}, ref=1)
+    bob.wait_ref(1)
+    bob.act({"do": "meet", "with": "ann"}, ref=2)
+    bob.wait_ref(2)
+    page.wait_for_selector("[data-player=bob] .ask")
+    press(page, "[data-player=bob] .meet")
+    page.wait_for_selector("#my-meeting >> text=meet on")
+    met = bob.wait_state(lambda m: len(m["view"]["meetings"]) == 1, "the meeting")
+    score = met["view"]["scores"]["ann"]
+    assert page.evaluate("window.scrollY") == 0
+    result = page.inner_text("#my-result")
+    assert f"Your score: {score} point" in result
+    assert "you (" in result.lower() and "bob (" in result and "meet on" in result
+    inside(page, "#my-result", viewport)
+    inside(page, "#my-meeting", viewport)
+    screenshot(page, f"wild-result-{viewport['width']}.png", full_page=False)
+    bob.close()
+    page.context.close()
+    assert PAGE_ERRORS == []
+
+
+def test_everyone_is_warned_when_a_player_is_one_card_from_sundown(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    page, bob = two_people(browser, server, LAPTOP)
+    assert page.query_selector("#sundown-near") is None  # full Packs: nobody is near
+    bob.wait_state(lambda m: True, "bob's first state")
+    # bob empties his Pack by discarding and drawing (never meeting), down to one card
+    for ref in range(1, 40):
+        state = bob.latest
+        assert state is not None
+        view = state["view"]
+        if view["packs"]["bob"] == 0 and len(view["hand"]) == 1:
+            break
+        if view["packs"]["bob"] and len(view["hand"]) < view["hand_limit"]:
+            bob.act({"do": "draw"}, ref=ref)
+        else:
+            bob.act({"do": "discard", "card": view["hand"][0]}, ref=ref)
+        bob.wait_ref(ref)
+    warned = page.wait_for_selector("#sundown-near")
+    assert warned is not None
+    text = warned.inner_text()
+    assert "bob is one card from Sundown" in text and "ends the game" in text
+    inside(page, "#sundown-near", LAPTOP)
+    bob.close()
+    page.context.close()
+    assert PAGE_ERRORS == []
