@@ -14,7 +14,17 @@ import pytest
 from playwright import sync_api
 
 from bestiary.server.table import TableSettings
-from tests.browser import CHROMIUM, MANY, PAGE_ERRORS, PHONE, launch, new_page, press, screenshot
+from tests.browser import (
+    CHROMIUM,
+    MANY,
+    PAGE_ERRORS,
+    PHONE,
+    launch,
+    new_page,
+    press,
+    screenshot,
+    seat_page,
+)
 from tests.live import LiveServer, TableSocket
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
@@ -124,5 +134,35 @@ def test_everyone_is_warned_when_a_player_is_one_card_from_sundown(
     assert "bob is one card from Sundown" in text and "ends the game" in text
     inside(page, "#sundown-near", LAPTOP)
     bob.close()
+    page.context.close()
+    assert PAGE_ERRORS == []
+
+
+def test_on_a_phone_a_tap_shows_what_each_call_would_do(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    page, wire, _ = seat_page(
+        browser, server, "wild", 4, "random", {"nightfall_seconds": 600}, PHONE, touch=True
+    )
+    page.wait_for_selector("#my-hand")
+    assert not page.locator("#calls-table table").is_visible()  # no room until asked for
+    toggle = page.locator("#calls-toggle")
+    inside(page, "#calls-toggle", PHONE)  # by the Call buttons, without scrolling
+    toggle.tap()
+    table = page.locator("#calls-table table")
+    table.wait_for(state="visible")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    card = page.get_attribute("#hand-0", "data-card")
+    assert card is not None
+    rows = page.locator("#calls-table tbody tr").all_inner_texts()
+    assert len(rows) == 5 and any("you mate" in r for r in rows), rows
+    assert "honest" in page.locator(f"#calls-table tr[data-call={card}]").inner_text()
+    box = table.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert wire.actions() == []  # looking sends nothing
+    screenshot(page, "wild-phone-calls.png", full_page=False)
+    toggle.tap()
+    page.locator("#calls-table table").wait_for(state="hidden")
     page.context.close()
     assert PAGE_ERRORS == []

@@ -14,7 +14,7 @@ const VOICES = [ // [waveform, start Hz, end Hz, pulses, seconds per pulse]
   ["sine", 300, 600, 2, 0.25], ["triangle", 1500, 1200, 3, 0.07],
 ];
 const CALL_KEYS = ["q", "w", "e", "r", "t"];
-const ui = { card: 0 }; // the selected hand card (index), kept across updates
+const ui = { card: 0, callsShown: false }; // the selected hand card (index), kept across updates; the phone's Call table tapped open
 
 function words(vocab) {
   const chain = vocab.creatures;
@@ -159,9 +159,12 @@ export function kindOfCall(card, call, w) {
 }
 const KIND_NOUNS = { honest: "an honest Call", hunt: "a hunt", "double-cross": "a double-cross", bluff: "a bluff" };
 
+// Open on a wide screen; on a phone (no hover, no room) it hides until the "what each Call
+// does" button beside the Call buttons' title is tapped (ui.callsShown), and that button closes it.
 function CallsTable({ card, w }) {
   if (!card) return null;
-  return html`<details class="calls-table" open=${window.innerWidth > 800}>
+  return html`<details class=${`calls-table ${ui.callsShown ? "shown" : ""}`} id="calls-table" open=${window.innerWidth > 800 || ui.callsShown}
+    onToggle=${(e) => { if (!e.target.open && ui.callsShown) { ui.callsShown = false; changed(); } }}>
     <summary>What your Calls would do with your ${w.name(card)}</summary>
     <p class="muted">Your Call decides <b>who may meet you</b>: only a player making the same Call. What happens then depends on the two cards. Someone answering a Call honestly holds that Call's creature; a hunter holds the creature that eats it.</p>
     <table>
@@ -242,7 +245,9 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
         <${MyResult} view=${view} me=${me} w=${w} events=${events}/></div>
       <div class="pack muted" id="my-pack" title="Draw from your Pack while your hand and offer together hold fewer cards than the limit.">Your Pack: ${view.packs[me]} to draw · hand limit ${view.hand_limit} (your offer counts)</div>
     </div>
-    <h3 class="calls-title">${selected ? `Call with your ${w.name(selected)}:` : "No card to call with."}</h3>
+    <div class="calls-head"><h3 class="calls-title">${selected ? `Call with your ${w.name(selected)}:` : "No card to call with."}</h3>
+      ${selected ? html`<button type="button" class="linkish calls-toggle" id="calls-toggle" aria-expanded=${ui.callsShown ? "true" : "false"} aria-controls="calls-table"
+        onClick=${() => { ui.callsShown = !ui.callsShown; changed(); }}>${ui.callsShown ? "hide what each Call does" : "what each Call does"}</button>` : null}</div>
     <div class="calls" role="group" aria-label="Calls">
       ${w.chain.map((c, i) => html`<${Control} key=${c} id=${`call-${c}`} cls=${`callbtn c${i} ${offerCall === c ? "current" : ""}`}
         action=${callAction(c)} reason=${over ? reasonOver : "You have no card to call with."}
