@@ -166,3 +166,67 @@ def test_on_a_phone_a_tap_shows_what_each_call_would_do(
     page.locator("#calls-table table").wait_for(state="hidden")
     page.context.close()
     assert PAGE_ERRORS == []
+
+
+def test_how_to_play_opens_for_a_first_game_with_examples_and_words(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    page, _, _ = seat_page(browser, server, "wild", 4, "random", {"nightfall_seconds": 600})
+    page.wait_for_selector("#my-hand")
+    rules = page.locator("#how-to-play")
+    assert rules.get_attribute("open") is not None  # a first game: open by itself
+    assert page.locator("#first-game-hint").is_visible()
+    page.click("#read-rules")
+    page.wait_for_function(
+        "document.getElementById('how-to-play').getBoundingClientRect().top < 10"
+    )
+    # an example of each kind of Meeting, in the rule sheet's words
+    kinds = page.locator("#examples li")
+    assert [kinds.nth(i).get_attribute("data-kind") for i in range(4)] == [
+        "mate",
+        "hunt",
+        "double-cross",
+        "avoid",
+    ]
+    examples = page.inner_text("#examples")
+    for word in ("Mating.", "Hunting.", "Double-Crossing.", "Avoiding.", "Watering Hole"):
+        assert word in examples, word
+    assert "undefined" not in examples and "null" not in examples
+    # the words, where first used and in the glossary
+    text = rules.inner_text()
+    assert "Den (your face-up pile of won cards" in text
+    assert "Pack (your own 10 face-down cards)" in text
+    words = page.locator("#glossary dt").all_inner_texts()
+    for word in ("Den", "Pack", "Watering Hole", "Nightfall", "Sundown", "Call"):
+        assert word in words, (word, words)
+    page.reload()  # still the first game after a reload
+    page.wait_for_selector("#my-hand")
+    assert page.locator("#how-to-play").get_attribute("open") is not None
+    # the same browser at its next table: it has played, How to play waits to be opened
+    with server.http() as http:
+        made = http.post(
+            "/api/tables",
+            json={
+                "game": "critters",
+                "seats": 2,
+                "name": "ann",
+                "options": {},
+                "bots": [{"bot": "greedy"}],
+                "start": True,
+            },
+        ).json()
+    page.evaluate(
+        "([code, seat]) => localStorage.setItem('bestiary.seats', JSON.stringify({[code]: seat}))",
+        [made["code"], {"token": made["token"], "seat": made["seat"]}],
+    )
+    page.goto(f"{server.url}/#/t/{made['code']}")
+    page.wait_for_selector("#my-hand")
+    assert page.locator("#how-to-play").get_attribute("open") is None
+    assert page.query_selector("#first-game-hint") is None
+    page.click("#how-to-play summary")
+    critters = page.locator("#glossary dt").all_inner_texts()
+    for word in ("Draw Pile", "Down Card", "Set", "Wild", "Action card", "Target"):
+        assert word in critters, (word, critters)
+    assert "Down Card (a card face-up in front of you" in page.inner_text("#how-to-play")
+    page.context.close()
+    assert PAGE_ERRORS == []

@@ -7,6 +7,7 @@ import { Lobby, botLabel } from "./lobby.js";
 import { Countdown, MoveLog, Ticker } from "./ui.js";
 import { listing } from "./words.js";
 import { Sound } from "./sound.js";
+import { FirstGameHint } from "./howto.js";
 
 // ------------------------------------------------------------------ a table
 
@@ -127,6 +128,7 @@ function TablePage() {
   return html`<div class=${`table-page ${board.logBeside ? "beside" : ""}`}>
     ${s.over ? html`<${Results} board=${board} info=${info} summary=${s.summary} winners=${s.winners} me=${me} replayLink=${`#/replay/${table.code}`}/>` : null}
     <${Graces} table=${table}/>
+    <${FirstGameHint}/>
     <div class="board-col">
       <${board.Board} ...${ctx}/>
       ${board.logBeside ? html`<${board.Rules} info=${info}/>` : html`<div class="grid">${log}<${board.Rules} info=${info}/></div>`}

@@ -125,7 +125,10 @@ function receive(message) {
     store.tableReceived = performance.now();
   } else if (message.type === "state") {
     const before = store.state;
-    if (store.me && store.me.seat !== null) localStorage.setItem("bestiary.played", "1"); // lobby.js PLAYED
+    if (store.me && store.me.seat !== null && !localStorage.getItem("bestiary.played")) { // lobby.js PLAYED
+      localStorage.setItem("bestiary.played", "1");
+      localStorage.setItem("bestiary.first-table", store.table ? store.table.code : ""); // howto.js: the first game
+    }
     store.state = message;
     store.received = performance.now();
     if (message.ref !== undefined && sentBy.has(message.ref)) {

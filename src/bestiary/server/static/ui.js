@@ -1,6 +1,7 @@
 // Pieces every page and board shares: controls that say why they are off, notes, timers, the log.
 import { html, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
 import { store, send, note } from "./store.js";
+import { firstGame } from "./howto.js";
 
 // A control id that is safe in an HTML id, whatever a player's name is.
 export function controlId(...parts) {
@@ -95,7 +96,8 @@ export function Ticker({ lines }) {
 }
 
 // "How to play": the rules in the project's words; rulings (the sheet is silent) are marked.
-export function HowToPlay({ title, children, open = false }) {
+// Open by itself at this browser's first game (howto.js), else one press away.
+export function HowToPlay({ title, children, open = firstGame() }) {
   return html`<details class="box rules" id="how-to-play" open=${open}>
     <summary><h2>How to play ${title}</h2></summary>
     <p class="muted">Where the printed rule sheet is silent, bestiary had to decide: those rulings are marked <span class="ruling">ruling</span>.</p>

@@ -3,6 +3,8 @@
 // Creatures, their order on the food chain, sounds and verbs all come from /api/games.
 import { html } from "/static/lib.js";
 import { Control, Countdown, HowToPlay, Ruling, controlId } from "/static/ui.js";
+import { Term } from "/static/howto.js";
+import { Examples, WildGlossary } from "./help.js";
 import { Sound } from "/static/sound.js";
 import { changed } from "/static/store.js";
 import { Who, a, capital, listing, plural, verb, who } from "/static/words.js";
@@ -345,18 +347,21 @@ function keys(e, { view, legal, me, send, info }) {
   return false;
 }
 
-function Rules() {
+function Rules({ info }) {
+  const w = words(info.vocabulary);
   return html`<${HowToPlay} title="Call of the Wild">
-    <p>There are no turns: everyone acts whenever they like.</p>
+    <p>There are no turns: everyone acts whenever they like. You start with 2 cards drawn from your <${Term} word="Pack">your own 10 face-down cards</${Term}>.</p>
     <ol>
-      <li><b>Offer</b>: put a card from your hand face-down and make one of the five <b>Calls</b> (a creature's sound). It need not be your card's own Call: that is the bluff. <${Ruling}>You have one offer at a time; calling again takes the old offer back first.</${Ruling}></li>
+      <li><b>Offer</b>: put a card from your hand face-down and make one of the five <${Term} word="Calls">a creature's sound</${Term}>. It need not be your card's own Call: that is the bluff. <${Ruling}>You have one offer at a time; calling again takes the old offer back first.</${Ruling}></li>
       <li><b>Meet</b>: when another player makes the same Call as you, press <b>Meet</b>. <${Ruling}>Both must ask: the first ask is public and waits, the second is the agreement and the meeting happens at once. An ask lapses when either of you calls again, takes the offer back or meets someone else.</${Ruling}></li>
-      <li>Both cards turn up. <b>Two of the same creature</b> on that creature's own Call <b>mate</b>: each Den takes the other's card. <b>Neighbours on the food chain</b>: the eater's owner takes both cards. <b>Two apart</b>, or two of a kind on another Call: they <b>avoid</b> each other and both cards go face-up to the Watering Hole.</li>
-      <li><b>Hunt</b>: call as the creature your card eats, and eat the honest one who answers. <b>Double-cross</b>: call two steps along the chain from your card, and eat the hunter who answers.</li>
+      <li>Both cards turn up. <b>Two of the same creature</b> on that creature's own Call <b>Mate</b>: each <${Term} word="Den">your face-up pile of won cards; each scores</${Term}> takes the other's card. <b>Neighbours on the <${Term} word="food chain">each creature eats the next one along the ring</${Term}></b>: the eater's owner takes both cards. <b>Two apart</b>, or two of a kind on another Call: they <b>Avoid</b> each other and both cards go face-up to the <${Term} word="Watering Hole">the middle of the table; cards there score nothing</${Term}>.</li>
+      <li><b>Hunting</b>: call as the creature your card eats, and eat the honest one who answers. <b>Double-Crossing</b>: call two steps along the chain from your card, and eat the hunter who answers.</li>
       <li><b>Draw</b> from your Pack while hand plus offer is under the limit. <${Ruling}>The limit is 2 cards, 3 with exactly three players, and your offer counts.</${Ruling}> <b>Discard</b> throws a hand card face-down to the Watering Hole. <b>Flip own offer</b> turns your offer up and discards it.</li>
-      <li><b>Sundown</b>: the game ends the moment a meeting uses a player's last card. <${Ruling}><b>Nightfall</b> ends it too when nobody meets for a while (the table's countdown).</${Ruling}> Hands and offers then score nothing.</li>
+      <li><${Term} word="Sundown">the game's end</${Term}>: the game ends the moment a player meets with the last card in their hand and their Pack is empty (the board warns everyone when a player is one card away). <${Ruling}><${Term} word="Nightfall">the other end</${Term}> ends it too when nobody meets for a while (the table's countdown).</${Ruling}> Hands and offers then score nothing.</li>
       <li>1 point per card in your Den (with the mating bonus: 2 per card from another player's Pack). Highest wins; a tie goes to the most Den cards from others' Packs. <${Ruling}>Still tied: the tied players share the win.</${Ruling}></li>
     </ol>
+    <${Examples} w=${w}/>
+    <${WildGlossary}/>
   </${HowToPlay}>`;
 }
 
