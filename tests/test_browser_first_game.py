@@ -3,11 +3,17 @@
 - After pressing Meet, the meeting's result and your score show by your hand, inside the
   screen without scrolling, at 1280x800 and on a 390x844 phone.
 - Everyone is warned when a player is one card from Sundown (an empty Pack and one card left).
+- On a phone a tap shows what each Call would do.
+- How to play opens at a browser's first game (a worked example of each kind of Meeting, the
+  game's words explained), and waits to be opened at its later games.
+- A player back after a stand-in bot played their seat reads what happened while away, the
+  stand-in's moves marked as the stand-in's (the server marks them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -229,4 +235,57 @@ def test_how_to_play_opens_for_a_first_game_with_examples_and_words(
         assert word in critters, (word, critters)
     assert "Down Card (a card face-up in front of you" in page.inner_text("#how-to-play")
     page.context.close()
+    assert PAGE_ERRORS == []
+
+
+def test_a_returning_player_reads_what_happened_with_the_stand_ins_moves_marked(
+    tmp_path: Path, browser: sync_api.Browser
+) -> None:
+    settings = TableSettings(tick_seconds=0.35, grace_seconds=1)
+    with LiveServer(f"sqlite:///{tmp_path / 'away.sqlite'}", settings, server=MANY) as server:
+        page, bob = two_people(browser, server, LAPTOP, {"nightfall_seconds": 600})
+        seat = page.evaluate("localStorage.getItem('bestiary.seats')")
+        page.context.close()  # ann goes; after the grace a stand-in bot plays her seat
+        bob.wait_state(lambda m: True, "bob's first state")
+
+        def stand_in_moves() -> list[dict[str, Any]]:
+            return [
+                e
+                for m in bob.received
+                if m["type"] == "state"
+                for e in m["events"]
+                if e.get("by") == "ann"
+            ]
+
+        ref = 0
+        while not stand_in_moves():  # bob keeps calling so that the table is alive
+            ref += 1
+            assert ref < 60, "no stand-in moved for ann"
+            assert bob.latest is not None
+            hand = bob.latest["view"]["hand"]
+            if hand:
+                bob.act({"do": "call", "card": hand[0], "call": hand[0]}, ref=ref)
+                bob.wait_ref(ref)
+            bob.wait(lambda m: True, "the table going on") if ref % 2 else None
+        moves = stand_in_moves()
+        assert all(e.get("stand_in") is True for e in moves), moves  # the server marks them
+        # ann comes back in a new tab: what happened while away, the stand-in's moves marked
+        back = new_page(browser, LAPTOP)
+        back.goto(server.url + "/")
+        back.wait_for_selector("#create")
+        back.evaluate("(seat) => localStorage.setItem('bestiary.seats', seat)", seat)
+        back.goto(f"{server.url}/#/t/{bob.welcome['table']['code']}")
+        back.wait_for_selector("#log li.away, #log li >> text=While you were away")
+        log = back.inner_text("#log-box")
+        assert "While you were away" in log and "a stand-in bot played your seat" in log
+        assert "You came in at move" not in log and "when you left" in log
+        tags = back.locator("#log .stand-in-tag")
+        assert tags.count() >= 1 and set(tags.all_inner_texts()) == {"your stand-in"}
+        tagged = back.locator("#log li:has(.stand-in-tag)").all_inner_texts()
+        assert all("You " in line for line in tagged), tagged
+        screenshot(back, "wild-back-from-away.png")
+        # bob's own moves are never marked as a stand-in's
+        assert not back.locator("#log li:has(.stand-in-tag)", has_text="bob calls").count()
+        bob.close()
+        back.context.close()
     assert PAGE_ERRORS == []

@@ -36,9 +36,9 @@ function startTable(code, token) {
   const board = boardFor(table ? table.game : "");
   const info = table ? gameInfo(table.game) : null;
   store.route = { page: "table", code };
-  openTable(code, token, (events, before, after, me) => {
+  openTable(code, token, (events, before, after, me, quiet = false) => {
     if (!board || !info) return [];
-    board.hear(events, info.vocabulary, me);
+    if (!quiet) board.hear(events, info.vocabulary, me); // missed moves told at once stay silent
     return board.narrate(events, before, after, me, info.vocabulary);
   });
   store.table = table;
