@@ -8,10 +8,13 @@
   game's words explained), and waits to be opened at its later games.
 - A player back after a stand-in bot played their seat reads what happened while away, the
   stand-in's moves marked as the stand-in's (the server marks them).
+- Critters' Game Changer: give one of your Down Cards, then take one of theirs, from the legal
+  moves only (a swap that changes nothing left out).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,11 +28,13 @@ from tests.browser import (
     MANY,
     PAGE_ERRORS,
     PHONE,
+    keyboard_critters_turn,
     launch,
     new_page,
     press,
     screenshot,
     seat_page,
+    wait_until,
 )
 from tests.live import LiveServer, TableSocket
 
@@ -288,4 +293,71 @@ def test_a_returning_player_reads_what_happened_with_the_stand_ins_moves_marked(
         assert not back.locator("#log li:has(.stand-in-tag)", has_text="bob calls").count()
         bob.close()
         back.context.close()
+    assert PAGE_ERRORS == []
+
+
+def test_critters_game_changer_is_chosen_in_two_steps_from_the_legal_moves(
+    server: LiveServer, browser: sync_api.Browser
+) -> None:
+    deck = {"kinds": {"fox": 6, "owl": 6, "frog": 6}, "wild": 0, "actions": {"game_changer": 12}}
+    page, wire, _ = seat_page(
+        browser, server, "critters", 2, "greedy", {"deck": deck}, extra={"seed": 5}
+    )
+    page.wait_for_selector("#my-hand")
+
+    def legal() -> list[dict[str, Any]]:
+        states = [m for m in wire.got if m["type"] == "state"]
+        return list(states[-1]["legal"]) if states else []
+
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "ann never had a Game Changer to play"
+        assert not page.query_selector("#results"), "the game ended first"
+        page.wait_for_timeout(100)
+        if "Your turn" not in page.inner_text("#turn"):
+            continue
+        swaps = [a for a in legal() if a["do"] == "game_changer"]
+        if len({(a["give"]["card"], a["give"]["kind"]) for a in swaps}) >= 2:
+            break
+        keyboard_critters_turn(page)  # grow the sets: put a critter down (or pass)
+        page.wait_for_timeout(300)
+    hand = page.locator("#my-hand .cards .card")
+    changer = next(
+        i for i in range(hand.count()) if hand.nth(i).get_attribute("data-card") == "game_changer"
+    )
+    hand.nth(changer).click()
+    page.wait_for_selector("#changer")
+    useful = [
+        a
+        for a in swaps
+        if (a["give"]["card"], a["give"]["kind"]) != (a["take"]["card"], a["take"]["kind"])
+    ]
+    gives = {(a["give"]["card"], a["give"]["kind"]) for a in useful}
+    radios = page.locator("#changer input[name=give]")
+    assert radios.count() == len(gives)
+    takes = page.locator("#changer button[data-do=game_changer]")
+    assert takes.count() < len(useful) or len(gives) == 1  # grouped: not one button a pair
+    seen = 0
+    for i in range(radios.count()):
+        page.check(f"#give-{i}")
+        given = page.locator(f"label[for=give-{i}]").inner_text().strip()
+        for_this = [a for a in useful if given.lower().startswith(a["give"]["card"])]
+        names = takes.all_inner_texts()
+        assert len(names) == len([a for a in for_this if f"({a['give']['kind']} set)" in given]), (
+            given,
+            names,
+        )
+        seen += len(names)
+    assert seen == len(useful)  # every legal swap that changes something, and only those
+    screenshot(page, "critters-game-changer.png", full_page=False)
+    pointless = len(swaps) - len(useful)
+    if pointless:
+        assert page.locator("#changer-same").is_visible()
+    before = len(wire.actions())
+    takes.first.click()
+    wait_until(page, lambda: len(wire.actions()) > before, 5, "the swap sent")
+    sent = wire.actions()[-1]["action"]
+    assert sent["do"] == "game_changer" and sent in swaps
+    assert sent["give"] != sent["take"]
+    page.context.close()
     assert PAGE_ERRORS == []

@@ -4,6 +4,7 @@
 import { html } from "/static/lib.js";
 import { Control, Countdown, HowToPlay, Ruling } from "/static/ui.js";
 import { Glossary, Term } from "/static/howto.js";
+import { GameChanger } from "./changer.js";
 import { changed } from "/static/store.js";
 import { Who, a, capital, command, listing, plural, verb, who, whose } from "/static/words.js";
 
@@ -173,7 +174,8 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
     const selected = hand[ui.card];
     const forCard = selected ? legal.filter((a) => uses(a, selected) && a.do !== "no") : [];
     const downs = forCard.filter((a) => a.do === "down" && a.card === w.wild);
-    const others = forCard.filter((a) => !(a.do === "down" && a.card === w.wild));
+    const changers = forCard.filter((a) => a.do === "game_changer" && a.give && a.take); // changer.js: in two steps
+    const others = forCard.filter((a) => !(a.do === "down" && a.card === w.wild) && !changers.includes(a));
     const pass = legal.find((a) => a.do === "pass") || null;
     const myTurn = turn === me && !view.awaiting && !view.over;
     const played = () => { ui.card = -1; }; // the card leaves the hand: nothing stays selected
@@ -187,6 +189,7 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
         ${downs.length ? html`<div class="row" role="group" aria-label="put the wild down as"><span>Put the wild down as:</span>
           ${downs.map((m) => html`<${Control} key=${m.as} id=${`down-as-${m.as}`} action=${m} data-do="down" onPress=${played} title=${`Put the wild down as ${a(w.name(m.as))}`}>${ICONS[m.as] || ""} ${w.name(m.as)}</${Control}>`)}</div>` : null}
         ${others.map((m, k) => html`<div key=${k}><${Control} id=${`move-${k}`} action=${m} data-do=${m.do} onPress=${played}>${command(describe(m, me, w))}</${Control}></div>`)}
+        ${changers.length ? html`<${GameChanger} moves=${changers} w=${w} played=${played} label=${(m) => command(describe(m, me, w))}/>` : null}
       </div>
       <div class="row">
         <${Control} id="pass" action=${pass} data-do="pass" why=${myTurn} reason=${!myTurn ? cardReason("pass", view, me, w) : `You hold more than ${view.options.hand_limit} cards: ${legal.some((a) => a.do === "discard") ? "play or discard one instead" : "play one instead"}.`}>Pass (p)</${Control}>
