@@ -5,7 +5,7 @@ browser profile each game, so the lobby treats it as a first-time player and off
 table (Easy bots, the slow pace); it picks Call of the Wild, keeps every other default, creates
 the table and starts it. It then plays by pointer, one decision every ``T`` seconds: it reads
 its own view from the page's WebSocket (what the browser got, nothing more), decides with the
-``reader`` bot's judgement (which Call to answer, whom to meet), and presses the page's own
+``reader`` bot's judgement (``--judge``: another wild bot's), and presses the page's own
 controls (a hand card, a Call, Meet, Draw ...). A shared win counts as a win.
 
     PYTHONPATH=src:. .venv/bin/python scripts/first_game_wins.py --think 3 --games 8
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import re
 import sys
 import tempfile
@@ -37,7 +36,8 @@ from playwright import sync_api  # noqa: E402
 from scripts.person_pace import start_server  # noqa: E402
 from tests.browser import ARGS, CHROMIUM, press  # noqa: E402
 
-from bestiary.bots.wild import ReaderBot  # noqa: E402
+from bestiary.bots.wild import WildBot  # noqa: E402
+from bestiary.core.agent import make_bot  # noqa: E402
 
 NAME = "ann"
 GAME_SECONDS = 900  # a game that runs longer than this is reported as stuck
@@ -98,7 +98,7 @@ def do(page: sync_api.Page, action: dict[str, Any], view: dict[str, Any]) -> Non
         tap(page, "#reveal-own")
 
 
-def play(browser: sync_api.Browser, base: str, think: float, seed: int) -> Game:
+def play(browser: sync_api.Browser, base: str, think: float, seed: int, judge: str) -> Game:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     states: list[dict[str, Any]] = []
@@ -113,7 +113,8 @@ def play(browser: sync_api.Browser, base: str, think: float, seed: int) -> Game:
 
     page.on("websocket", listen)
     bots = first_table(page, base)
-    person = ReaderBot(NAME, random.Random(seed))
+    person = make_bot("wild", judge, NAME, seed)
+    assert isinstance(person, WildBot), f"{judge} is not a wild bot"
     started = time.monotonic()
     decisions = 0
     while not (states and states[-1]["over"]):
@@ -150,12 +151,13 @@ def line(i: int, g: Game) -> None:
     )
 
 
-def report(think: float, games: list[Game]) -> None:
+def report(think: float, judge: str, games: list[Game]) -> None:
     wins = sum(g.won for g in games)
     low, high = wilson(wins, len(games))
     print(
-        f"T={think:g} s: the person won {wins} of {len(games)} wild games at the first-time "
-        f"table ({sum(g.shared for g in games)} shared), win share {wins / len(games):.2f} "
+        f"T={think:g} s, {judge}'s judgement: the person won {wins} of {len(games)} wild games "
+        f"at the first-time table ({sum(g.shared for g in games)} shared), "
+        f"win share {wins / len(games):.2f} "
         f"(95% interval {low:.2f}-{high:.2f}; target at least 0.25)",
         flush=True,
     )
@@ -166,6 +168,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=3.0, help="seconds before each decision")
     parser.add_argument("--games", type=int, default=8, help="games to play, one after another")
     parser.add_argument("--seed", type=int, default=1, help="the person's own choices")
+    parser.add_argument(
+        "--judge", default="reader", help="the wild bot whose judgement the person plays by"
+    )
     parser.add_argument(
         "--tables", type=int, default=4, help="tables played at once (one person at each)"
     )
@@ -178,7 +183,7 @@ def main() -> None:
             # each person in a process of its own (Playwright's sync API is one per thread)
             with ProcessPoolExecutor(max(1, min(args.tables, len(seeds)))) as pool:
                 runs = [
-                    pool.submit(sitting, base, args.think, seeds[k :: args.tables])
+                    pool.submit(sitting, base, args.think, seeds[k :: args.tables], args.judge)
                     for k in range(args.tables)
                 ]
                 for run in runs:
@@ -188,14 +193,14 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
-    report(args.think, games)
+    report(args.think, args.judge, games)
 
 
-def sitting(base: str, think: float, seeds: list[int]) -> list[Game]:
+def sitting(base: str, think: float, seeds: list[int], judge: str) -> list[Game]:
     """One person's games, one after another, in one Chromium."""
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        games = [play(browser, base, think, seed) for seed in seeds]
+        games = [play(browser, base, think, seed, judge) for seed in seeds]
         browser.close()
     return games
 
