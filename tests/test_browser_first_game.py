@@ -29,6 +29,7 @@ from tests.browser import (
     MANY,
     PAGE_ERRORS,
     PHONE,
+    audit,
     keyboard_critters_turn,
     launch,
     new_page,
@@ -211,6 +212,7 @@ def test_how_to_play_opens_for_a_first_game_with_examples_and_words(
     words = page.locator("#glossary dt").all_inner_texts()
     for word in ("Den", "Pack", "Watering Hole", "Nightfall", "Sundown", "Call"):
         assert word in words, (word, words)
+    assert audit(page, "How to play, open") == []
     page.reload()  # still the first game after a reload
     page.wait_for_selector("#my-hand")
     assert page.locator("#how-to-play").get_attribute("open") is not None
@@ -297,6 +299,7 @@ def test_a_returning_player_reads_what_happened_with_the_stand_ins_moves_marked(
         tagged = back.locator("#log li:has(.stand-in-tag)").all_inner_texts()
         assert all("You " in line for line in tagged), tagged
         screenshot(back, "wild-back-from-away.png")
+        assert audit(back, "the log after a stand-in") == []
         # bob's own moves are never marked as a stand-in's
         assert not back.locator("#log li:has(.stand-in-tag)", has_text="bob calls").count()
         bob.close()
@@ -358,6 +361,7 @@ def test_critters_game_changer_is_chosen_in_two_steps_from_the_legal_moves(
         seen += len(names)
     assert seen == len(useful)  # every legal swap that changes something, and only those
     screenshot(page, "critters-game-changer.png", full_page=False)
+    assert audit(page, "Game Changer's two steps") == []
     pointless = len(swaps) - len(useful)
     if pointless:
         assert page.locator("#changer-same").is_visible()
