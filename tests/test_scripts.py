@@ -26,6 +26,7 @@ RUNS = [
     ("wal_bench.py", ["--help"], "--seconds SECONDS"),
     ("search_vs_greedy.py", ["--games", "2", "--iterations", "5"], "n=2"),
     ("person_pace.py", ["--help"], "--think THINK"),
+    ("first_game_wins.py", ["--help"], "--think THINK"),
     ("screenshots.py", ["--help"], "--out OUT"),
     ("server_callgrind.py", ["--help"], "sources"),
     ("train_exploiter.py", ["--help"], "--opponent OPPONENT"),

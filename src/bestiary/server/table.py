@@ -37,7 +37,9 @@ from bestiary.core.agent import Agent, bot_entries, default_bot, make_bot
 from bestiary.core.driver import Match, Played
 from bestiary.core.game import Game, State, get_game, replay
 from bestiary.core.records import Event
+from bestiary.core.viewer import redacted
 from bestiary.server.actor import Actor
+from bestiary.server.away import AwayLog
 from bestiary.server.commits import Line, Outbox, Sends
 from bestiary.server.connection import Connection
 from bestiary.server.presence import Presence
@@ -125,6 +127,7 @@ class Table:
         self.seating = Seating(code, game, seats)
         # (no part holds the table: one that is done with is freed at once by its count)
         self.presence = Presence(self.seating.seats, self.clock, self.actor.post)
+        self.away = AwayLog()  # what each absent seat missed, for when it comes back
         self.ticks = Ticks(self.clock, self.pace.tick_seconds)
         self.alarm = Alarm(self.clock, self.actor.post)
         self.turn = TurnClock(self.clock, self.actor.post)
@@ -438,6 +441,9 @@ class Table:
         )
         if self.state is not None:
             conn.send_text(self._state_message(seat.name if seat else None, [], None))
+        missed = self.away.back(seat.name) if seat is not None and seat.name else None
+        if missed is not None and (missed.events or missed.dropped):
+            conn.send(missed.message())  # what happened while away, after the state it led to
         if self.paused is not None:
             conn.send(error_message("storage", STORAGE_DOWN))
         if self.halted is not None:
@@ -464,6 +470,8 @@ class Table:
     def _seat_left(self, seat: Seat) -> None:
         if self.status == "playing" and seat.bot is None:
             self.presence.start_grace(seat, self.settings.grace_seconds, self._grace_over)
+            if seat.name is not None and self.state is not None:
+                self.away.left(seat.name, self.seq, self.state.view(seat.name))
 
     def _grace_over(self, seat: Seat) -> None:
         if seat.connections or self.status != "playing" or seat.name is None:
@@ -557,6 +565,10 @@ class Table:
             log.warning("table %s: %s", self.code, fault)
         match.faults.clear()
         events: list[Event] = []
+        first = self.seq + 1
+        # an absent player's seat played by a stand-in bot: its moves are marked as the
+        # stand-in's, so nobody (the player back, above all) reads them as the player's own
+        standing = {s.name for s in self.seats if s.agent is not None and s.bot is None}
         for step in played:
             stamp = round(self.ticks.played_at(step.tick) if t is None else t, 3)
             # The driver's own moves are its bots' and, for a seat no bot plays, the answer
@@ -565,10 +577,14 @@ class Table:
             for event in step.events:
                 if timed_out and event.get("by") == step.by:
                     event = {**event, "timeout": True}
+                elif actor is None and event.get("by") in standing:
+                    event = {**event, "stand_in": True}
                 self.seq += 1
                 self.store.append_event(self.code, self.seq, {**event, "t": stamp})
                 events.append(event)
         self._busy = None  # whatever thought these events is done
+        for player in self.away.missing() if events else ():
+            self.away.add(player, first, redacted(state, events, player))
         if events or always:
             self._turn_clock()  # before the messages are made: they show it
             finished = state.is_over and self.status == "playing"

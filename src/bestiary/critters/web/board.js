@@ -3,6 +3,8 @@
 // log's sentences. Card names and descriptions come from /api/games.
 import { html } from "/static/lib.js";
 import { Control, Countdown, HowToPlay, Ruling } from "/static/ui.js";
+import { Glossary, Term } from "/static/howto.js";
+import { GameChanger } from "./changer.js";
 import { changed } from "/static/store.js";
 import { Who, a, capital, command, listing, plural, verb, who, whose } from "/static/words.js";
 
@@ -172,7 +174,8 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
     const selected = hand[ui.card];
     const forCard = selected ? legal.filter((a) => uses(a, selected) && a.do !== "no") : [];
     const downs = forCard.filter((a) => a.do === "down" && a.card === w.wild);
-    const others = forCard.filter((a) => !(a.do === "down" && a.card === w.wild));
+    const changers = forCard.filter((a) => a.do === "game_changer" && a.give && a.take); // changer.js: in two steps
+    const others = forCard.filter((a) => !(a.do === "down" && a.card === w.wild) && !changers.includes(a));
     const pass = legal.find((a) => a.do === "pass") || null;
     const myTurn = turn === me && !view.awaiting && !view.over;
     const played = () => { ui.card = -1; }; // the card leaves the hand: nothing stays selected
@@ -186,6 +189,7 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
         ${downs.length ? html`<div class="row" role="group" aria-label="put the wild down as"><span>Put the wild down as:</span>
           ${downs.map((m) => html`<${Control} key=${m.as} id=${`down-as-${m.as}`} action=${m} data-do="down" onPress=${played} title=${`Put the wild down as ${a(w.name(m.as))}`}>${ICONS[m.as] || ""} ${w.name(m.as)}</${Control}>`)}</div>` : null}
         ${others.map((m, k) => html`<div key=${k}><${Control} id=${`move-${k}`} action=${m} data-do=${m.do} onPress=${played}>${command(describe(m, me, w))}</${Control}></div>`)}
+        ${changers.length ? html`<${GameChanger} moves=${changers} w=${w} played=${played} label=${(m) => command(describe(m, me, w))}/>` : null}
       </div>
       <div class="row">
         <${Control} id="pass" action=${pass} data-do="pass" why=${myTurn} reason=${!myTurn ? cardReason("pass", view, me, w) : `You hold more than ${view.options.hand_limit} cards: ${legal.some((a) => a.do === "discard") ? "play or discard one instead" : "play one instead"}.`}>Pass (p)</${Control}>
@@ -223,16 +227,25 @@ function keys(e, { view, legal, send }) {
 function Rules({ info }) {
   const w = words(info.vocabulary);
   return html`<${HowToPlay} title="Critters">
-    <p>Take turns in seat order. Collect <b>full sets</b> (3 cards of a kind, 4 in the longer variant) in front of you; full sets of <b>three different kinds</b> win (4 in the other longer variant).</p>
+    <p>Take turns in seat order. Collect <${Term} word="full sets">3 cards of a kind, 4 in the longer variant, face-up in front of you</${Term}>; full sets of <b>three different kinds</b> win (4 in the other longer variant).</p>
     <ol>
-      <li>Your turn starts with a card from the Draw Pile, then you make <b>one move</b>: put a critter down (it joins your set of that kind), put a <b>wild</b> down as any kind, play a full set from your hand, complete a set, play an action card, or pass. <${Ruling}>One move ends the turn even if you still hold more than the hand limit.</${Ruling}></li>
+      <li>Your turn starts with a card from the <${Term} word="Draw Pile">the face-down cards in the centre</${Term}>, then you make <b>one move</b>: put a critter down as a <${Term} word="Down Card">a card face-up in front of you, in a set; it never goes back to your hand</${Term}> (it joins your set of that kind), put a <${Term} word="wild">a card that stands for any critter kind</${Term}> down as any kind, play a full set from your hand, complete a set, play an <${Term} word="action card">a card you play for what it does, onto the centre pile</${Term}>, or pass. <${Ruling}>One move ends the turn even if you still hold more than the hand limit.</${Ruling}></li>
       <li>Action cards: <b>${w.name("hop_over")}</b> takes one Down Card from an opponent's incomplete set; <b>${w.name("game_changer")}</b> swaps one of your Down Cards with one of theirs (not from full sets); <b>${w.name("ultimate_collector")}</b> steals a full set, whole.</li>
-      <li>The target answers with <b>NO!</b> (a card from hand: the action is cancelled) or <b>allow</b>. <${Ruling}>The target is always asked, even without a NO! card, so nobody learns who holds one; an unanswered action counts as allowed when the countdown ends.</${Ruling}></li>
+      <li>The <${Term} word="target">the opponent an action card is played against</${Term}> answers with <b>NO!</b> (a card from hand: the action is cancelled) or <b>allow</b>. <${Ruling}>The target is always asked, even without a NO! card, so nobody learns who holds one; an unanswered action counts as allowed when the countdown ends.</${Ruling}></li>
       <li><${Ruling}>Each turn has a clock too: when a player's runs out, a bot makes that one move for them (the seat stays theirs).</${Ruling}></li>
       <li>A set never holds more than 3 cards and needs at least one critter. <${Ruling}>You have at most one incomplete set per kind; a fourth fox starts a new fox set.</${Ruling}> Full sets are safe from Hop Over and Game Changer.</li>
       <li>If a full set holds a wild and you hold that kind, you may swap the critter in and move the wild to another set (one move). <${Ruling}>That is the only way a wild changes kind.</${Ruling}></li>
       <li>Pass only with no more than the hand limit (${plural(5, "card")}, 4 with six or more players); over it, you must play or discard. <${Ruling}>When the Draw Pile and centre pile run out and a round passes with nobody able to move, the most different full sets wins, then the most Down Cards.</${Ruling}></li>
     </ol>
+    <${Glossary} terms=${[
+      ["Draw Pile", "the face-down cards in the centre: your turn starts with one."],
+      ["Down Card", "a critter or wild put face-up in front of you, in a set; it never goes back to your hand."],
+      ["Set", "your Down Cards of one kind; full with 3 (4 in the longer variant), and a full set is safe from Hop Over and Game Changer."],
+      ["Wild", "stands for any critter kind, declared when it goes down."],
+      ["Action card", "played for what it does, onto the centre pile: " + ["hop_over", "game_changer", "ultimate_collector", "no"].map((c) => `${w.name(c)}: ${DOES[c]}`).join(" ")],
+      ["Target", "the opponent an action card is played against: they answer with NO! or allow."],
+      ["Hand limit", "5 cards after your turn (4 with six or more players)."],
+    ]}/>
   </${HowToPlay}>`;
 }
 

@@ -9,6 +9,7 @@ import { listing } from "./words.js";
 import { Sound } from "./sound.js";
 import { FillChoice, JoinForm, Reactions, Rematch, Watching, followed, savedFill, startGame } from "./friends.js";
 import { AlertToggle, startAlerts } from "./alerts.js";
+import { FirstGameHint } from "./howto.js";
 
 // ------------------------------------------------------------------ a table
 
@@ -17,9 +18,9 @@ function startTable(code, token) {
   const board = boardFor(table ? table.game : "");
   const info = table ? gameInfo(table.game) : null;
   store.route = { page: "table", code };
-  openTable(code, token, (events, before, after, me) => {
+  openTable(code, token, (events, before, after, me, quiet = false) => {
     if (!board || !info) return [];
-    board.hear(events, info.vocabulary, me);
+    if (!quiet) board.hear(events, info.vocabulary, me); // missed moves told at once stay silent
     return board.narrate(events, before, after, me, info.vocabulary);
   });
   store.table = table;
@@ -113,6 +114,7 @@ function TablePage() {
     ${s.over ? html`<${Results} board=${board} info=${info} summary=${s.summary} winners=${s.winners} me=${me} replayLink=${`#/replay/${table.code}`} table=${table}/>` : null}
     <${Graces} table=${table}/>
     <${Watching} table=${table}/>
+    <${FirstGameHint}/>
     <div class="board-col">
       <${board.Board} ...${ctx}/>
       <${Reactions} table=${table}/>

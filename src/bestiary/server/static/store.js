@@ -135,7 +135,10 @@ function receive(message) {
     store.tableReceived = performance.now();
   } else if (message.type === "state") {
     const before = store.state;
-    if (store.me && store.me.seat !== null) localStorage.setItem("bestiary.played", "1"); // lobby.js PLAYED
+    if (store.me && store.me.seat !== null && !localStorage.getItem("bestiary.played")) { // lobby.js PLAYED
+      localStorage.setItem("bestiary.played", "1");
+      localStorage.setItem("bestiary.first-table", store.table ? store.table.code : ""); // howto.js: the first game
+    }
     store.state = message;
     store.received = performance.now();
     if (message.ref !== undefined && sentBy.has(message.ref)) {
@@ -144,6 +147,8 @@ function receive(message) {
       forget(control);
     }
     record(before, message);
+  } else if (message.type === "away") {
+    recordAway(message);
   } else if (message.type === "error") {
     const control = sentBy.get(message.ref);
     sentBy.delete(message.ref);
@@ -159,7 +164,7 @@ function receive(message) {
 // The move log: sentences for the new events; kept per table for a reload in the same tab.
 function record(before, message) {
   const code = store.table ? store.table.code : "";
-  const gap = (n) => ({ seq: message.seq, by: null, text: `(${n} ${n === 1 ? "move" : "moves"} made while you were away ${n === 1 ? "is" : "are"} not in this log.)` });
+  const gap = (n) => ({ seq: message.seq, by: null, gap: true, text: `(${n} ${n === 1 ? "move" : "moves"} made while you were away ${n === 1 ? "is" : "are"} not in this log.)` });
   if (!before) {
     const saved = JSON.parse(sessionStorage.getItem(logKey(code)) || "null");
     if (saved && saved.seq <= message.seq) {
@@ -177,11 +182,41 @@ function record(before, message) {
       const lines = onEvents(message.events, before.view, message.view, store.me && store.me.player);
       // each line is numbered by its own event's seq: the replay's move numbers
       const first = message.seq - message.events.length + 1;
-      for (const line of lines) store.log.push({ seq: first + (line.at ?? message.events.length - 1), ...line });
+      for (const line of lines) {
+        const ev = message.events[line.at ?? message.events.length - 1];
+        store.log.push({ seq: first + (line.at ?? message.events.length - 1), standIn: Boolean(ev && ev.stand_in && line.by === ev.by), ...line });
+      }
     }
     if (store.log.length > 300) store.log.splice(0, store.log.length - 300);
   }
+  keepLog(code, message.seq);
+}
+
+function keepLog(code, seq) {
   try {
-    sessionStorage.setItem(logKey(code), JSON.stringify({ seq: message.seq, log: store.log, from: store.logFrom }));
+    sessionStorage.setItem(logKey(code), JSON.stringify({ seq, log: store.log, from: store.logFrom }));
   } catch (err) { /* storage full: the log lives on in memory */ }
+}
+
+// Back at the table: the server kept what this seat missed (its own form of each event, each
+// with its seq; a stand-in bot's moves marked `stand_in`) and the view it left with. Its
+// sentences replace the "made while you were away" gap, the stand-in's moves marked.
+function recordAway(message) {
+  if (!onEvents || !store.state || !message.events.length) return;
+  const me = store.me && store.me.player;
+  const lines = onEvents(message.events, message.view, store.state.view, me, true);
+  const kept = store.log.filter((l) => !l.gap && l.seq <= message.since);
+  const stood = message.events.some((e) => e.stand_in);
+  const skipped = message.dropped ? ` (the first ${message.dropped} are not kept)` : "";
+  const head = { seq: message.since + 1, by: null, away: true,
+    text: `While you were away, ${message.events.length + message.dropped} moves were made${skipped}${stood ? "; a stand-in bot played your seat: its moves are marked" : ""}.` };
+  const missed = lines.map((line) => {
+    const ev = message.events[line.at ?? message.events.length - 1];
+    return { seq: ev.seq, standIn: Boolean(ev.stand_in && line.by === ev.by), ...line };
+  });
+  const later = store.log.filter((l) => !l.gap && l.seq > message.since);
+  store.log = [...kept, head, ...missed, ...later];
+  if (store.log.length > 300) store.log.splice(0, store.log.length - 300);
+  if (!kept.length) store.logFrom = message.since + 1;
+  keepLog(store.table ? store.table.code : "", store.state.seq);
 }

@@ -1,6 +1,7 @@
 // Pieces every page and board shares: controls that say why they are off, notes, timers, the log.
 import { html, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
 import { store, send, note } from "./store.js";
+import { firstGame } from "./howto.js";
 
 // A control id that is safe in an HTML id, whatever a player's name is.
 export function controlId(...parts) {
@@ -69,12 +70,12 @@ export function MoveLog({ lines, from, id = "log", title = "Moves", current = nu
   const shown = (line, i) => (current === null ? i === lines.length - 1 : line.seq === current);
   return html`<section class="box log-box" id=${`${id}-box`} aria-labelledby=${`${id}-title`}>
     <h2 id=${`${id}-title`}>${title}</h2>
-    ${from ? html`<p class="muted">You came in at move ${from}.</p>` : null}
+    ${from ? html`<p class="muted" id=${`${id}-from`}>${lines.some((l) => l.away) ? `This log starts at move ${from}, when you left.` : `You came in at move ${from}.`}</p>` : null}
     ${head ? html`<p class="log-head">${head}</p>` : null}
     <ol class="log" id=${id} ref=${list} tabindex="0" aria-label="move log">
       ${lines.map((line, i) => html`<li key=${i} value=${line.seq || undefined} data-move=${line.seq}
         class=${`${shown(line, i) ? "last current" : ""} ${current !== null && line.seq > current ? "later" : ""}`}>
-        ${pick ? html`<button type="button" class="linkish" onClick=${() => pick(line.seq)} aria-label=${`Go to move ${line.seq}: ${line.text}`}>${line.text}</button>` : line.text}</li>`)}
+        ${line.standIn ? html`<span class="stand-in-tag">${line.by === store.me?.player ? "your stand-in" : `${line.by}'s stand-in`}</span> ` : null}${pick ? html`<button type="button" class="linkish" onClick=${() => pick(line.seq)} aria-label=${`Go to move ${line.seq}: ${line.text}`}>${line.text}</button>` : line.text}</li>`)}
     </ol>
     ${current === null ? html`<p class="sr-only" aria-live="polite">${last ? last.text : ""}</p>` : null}
   </section>`;
@@ -95,7 +96,8 @@ export function Ticker({ lines }) {
 }
 
 // "How to play": the rules in the project's words; rulings (the sheet is silent) are marked.
-export function HowToPlay({ title, children, open = false }) {
+// Open by itself at this browser's first game (howto.js), else one press away.
+export function HowToPlay({ title, children, open = firstGame() }) {
   return html`<details class="box rules" id="how-to-play" open=${open}>
     <summary><h2>How to play ${title}</h2></summary>
     <p class="muted">Where the printed rule sheet is silent, bestiary had to decide: those rulings are marked <span class="ruling">ruling</span>.</p>

@@ -3,6 +3,8 @@
 // Creatures, their order on the food chain, sounds and verbs all come from /api/games.
 import { html } from "/static/lib.js";
 import { Control, Countdown, HowToPlay, Ruling, controlId } from "/static/ui.js";
+import { Term } from "/static/howto.js";
+import { Examples, WildGlossary } from "./help.js";
 import { Sound } from "/static/sound.js";
 import { changed } from "/static/store.js";
 import { Who, a, capital, listing, plural, verb, who } from "/static/words.js";
@@ -14,7 +16,7 @@ const VOICES = [ // [waveform, start Hz, end Hz, pulses, seconds per pulse]
   ["sine", 300, 600, 2, 0.25], ["triangle", 1500, 1200, 3, 0.07],
 ];
 const CALL_KEYS = ["q", "w", "e", "r", "t"];
-const ui = { card: 0 }; // the selected hand card (index), kept across updates
+const ui = { card: 0, callsShown: false }; // the selected hand card (index), kept across updates; the phone's Call table tapped open
 
 function words(vocab) {
   const chain = vocab.creatures;
@@ -159,9 +161,12 @@ export function kindOfCall(card, call, w) {
 }
 const KIND_NOUNS = { honest: "an honest Call", hunt: "a hunt", "double-cross": "a double-cross", bluff: "a bluff" };
 
+// Open on a wide screen; on a phone (no hover, no room) it hides until the "what each Call
+// does" button beside the Call buttons' title is tapped (ui.callsShown), and that button closes it.
 function CallsTable({ card, w }) {
   if (!card) return null;
-  return html`<details class="calls-table" open=${window.innerWidth > 800}>
+  return html`<details class=${`calls-table ${ui.callsShown ? "shown" : ""}`} id="calls-table" open=${window.innerWidth > 800 || ui.callsShown}
+    onToggle=${(e) => { if (!e.target.open && ui.callsShown) { ui.callsShown = false; changed(); } }}>
     <summary>What your Calls would do with your ${w.name(card)}</summary>
     <p class="muted">Your Call decides <b>who may meet you</b>: only a player making the same Call. What happens then depends on the two cards. Someone answering a Call honestly holds that Call's creature; a hunter holds the creature that eats it.</p>
     <table>
@@ -182,6 +187,32 @@ function CallsTable({ card, w }) {
 }
 
 // ------------------------------------------------------------------ the board
+
+// Your score and your latest meeting's result, beside your hand (where your eyes are after
+// pressing Meet), announced as it changes.
+function MyResult({ view, me, w, events }) {
+  const mineMet = (view.meetings || []).filter((m) => m.players.includes(me));
+  const last = mineMet[mineMet.length - 1];
+  const fresh = last && (events || []).some((e) => e.do === "meet" && [e.by, e.with].includes(me)) && (view.meetings || [])[view.meetings.length - 1] === last;
+  return html`<div class=${`my-result ${fresh ? "fresh" : ""}`} id="my-result" aria-live="polite">
+    <b id="my-score">Your score: ${plural(view.scores[me] || 0, "point")}</b>
+    ${last ? html`<br/><span id="my-meeting">Your last meeting: ${meetingSentence(last, w, me)}</span>` : null}</div>`;
+}
+
+// The sheet's Sundown: the game ends when a player meets with the last card in their hand and
+// their Pack is empty. A player with an empty Pack and one card left (in hand or on offer) ends
+// the game with their next meeting: everyone is warned.
+export function nearSundown(view) {
+  return view.over ? [] : view.players.filter((p) => view.packs[p] === 0 && view.hand_sizes[p] + (view.calls[p] ? 1 : 0) === 1);
+}
+
+function SundownNear({ view, me }) {
+  const near = nearSundown(view);
+  if (!near.length) return null;
+  const names = listing(near.map((p) => who(p, me)));
+  const theirs = near.length === 1 ? (near[0] === me ? "your" : "their") : "their";
+  return html`<span class="sundown-near" id="sundown-near" role="status">⚠ ${names.startsWith("you") ? capital(names) : names} ${near.length === 1 && near[0] !== me ? "is" : "are"} one card from Sundown: a meeting with ${theirs} last card ends the game.</span>`;
+}
 
 function legalWhere(legal, pred) { return legal.find(pred) || null; }
 
@@ -212,10 +243,13 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
     <div class="hand-row">
       <div><h3>Your hand</h3><div class="cards">${hand.length ? hand.map((c, i) => html`<${Card} key=${i} creature=${c} w=${w}
         id=${`hand-${i}`} selected=${i === ui.card} onClick=${() => { ui.card = i; changed(); }}/>`) : html`<p class="muted">empty</p>`}</div></div>
-      <div><h3>Your offer</h3>${view.offer ? html`<div class="offer-mine"><${Card} creature=${view.offer.card} w=${w} small/> <${CallBadge} call=${view.offer.call} w=${w}/></div>` : html`<p class="muted">none</p>`}</div>
+      <div class="offer-col"><h3>Your offer</h3>${view.offer ? html`<div class="offer-mine"><${Card} creature=${view.offer.card} w=${w} small/> <${CallBadge} call=${view.offer.call} w=${w}/></div>` : html`<p class="muted">none</p>`}
+        <${MyResult} view=${view} me=${me} w=${w} events=${events}/></div>
       <div class="pack muted" id="my-pack" title="Draw from your Pack while your hand and offer together hold fewer cards than the limit.">Your Pack: ${view.packs[me]} to draw · hand limit ${view.hand_limit} (your offer counts)</div>
     </div>
-    <h3 class="calls-title">${selected ? `Call with your ${w.name(selected)}:` : "No card to call with."}</h3>
+    <div class="calls-head"><h3 class="calls-title">${selected ? `Call with your ${w.name(selected)}:` : "No card to call with."}</h3>
+      ${selected ? html`<button type="button" class="linkish calls-toggle" id="calls-toggle" aria-expanded=${ui.callsShown ? "true" : "false"} aria-controls="calls-table"
+        onClick=${() => { ui.callsShown = !ui.callsShown; changed(); }}>${ui.callsShown ? "hide what each Call does" : "what each Call does"}</button>` : null}</div>
     <div class="calls" role="group" aria-label="Calls">
       ${w.chain.map((c, i) => html`<${Control} key=${c} id=${`call-${c}`} cls=${`callbtn c${i} ${offerCall === c ? "current" : ""}`}
         action=${callAction(c)} reason=${over ? reasonOver : "You have no card to call with."}
@@ -264,6 +298,7 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
   const status = html`<div class="status row" id="status">
     <span class="banner" id="turn">${over ? "The game is over." : mine ? `You are ${me}. Offer a card with a Call; meet a player making the same Call.` : "Watching: every Call is heard, every card is face-down until it meets."}</span>
     ${timers && timers.quiet !== undefined && !over ? html`<${Countdown} id="nightfall" label="Nightfall in" seconds=${timers.quiet} urgent=${20}/>` : null}
+    <${SundownNear} view=${view} me=${me}/>
   </div>`;
 
   return html`<div id="wild-board" class="board wild">
@@ -312,18 +347,21 @@ function keys(e, { view, legal, me, send, info }) {
   return false;
 }
 
-function Rules() {
+function Rules({ info }) {
+  const w = words(info.vocabulary);
   return html`<${HowToPlay} title="Call of the Wild">
-    <p>There are no turns: everyone acts whenever they like.</p>
+    <p>There are no turns: everyone acts whenever they like. You start with 2 cards drawn from your <${Term} word="Pack">your own 10 face-down cards</${Term}>.</p>
     <ol>
-      <li><b>Offer</b>: put a card from your hand face-down and make one of the five <b>Calls</b> (a creature's sound). It need not be your card's own Call: that is the bluff. <${Ruling}>You have one offer at a time; calling again takes the old offer back first.</${Ruling}></li>
+      <li><b>Offer</b>: put a card from your hand face-down and make one of the five <${Term} word="Calls">a creature's sound</${Term}>. It need not be your card's own Call: that is the bluff. <${Ruling}>You have one offer at a time; calling again takes the old offer back first.</${Ruling}></li>
       <li><b>Meet</b>: when another player makes the same Call as you, press <b>Meet</b>. <${Ruling}>Both must ask: the first ask is public and waits, the second is the agreement and the meeting happens at once. An ask lapses when either of you calls again, takes the offer back or meets someone else.</${Ruling}></li>
-      <li>Both cards turn up. <b>Two of the same creature</b> on that creature's own Call <b>mate</b>: each Den takes the other's card. <b>Neighbours on the food chain</b>: the eater's owner takes both cards. <b>Two apart</b>, or two of a kind on another Call: they <b>avoid</b> each other and both cards go face-up to the Watering Hole.</li>
-      <li><b>Hunt</b>: call as the creature your card eats, and eat the honest one who answers. <b>Double-cross</b>: call two steps along the chain from your card, and eat the hunter who answers.</li>
+      <li>Both cards turn up. <b>Two of the same creature</b> on that creature's own Call <b>Mate</b>: each <${Term} word="Den">your face-up pile of won cards; each scores</${Term}> takes the other's card. <b>Neighbours on the <${Term} word="food chain">each creature eats the next one along the ring</${Term}></b>: the eater's owner takes both cards. <b>Two apart</b>, or two of a kind on another Call: they <b>Avoid</b> each other and both cards go face-up to the <${Term} word="Watering Hole">the middle of the table; cards there score nothing</${Term}>.</li>
+      <li><b>Hunting</b>: call as the creature your card eats, and eat the honest one who answers. <b>Double-Crossing</b>: call two steps along the chain from your card, and eat the hunter who answers.</li>
       <li><b>Draw</b> from your Pack while hand plus offer is under the limit. <${Ruling}>The limit is 2 cards, 3 with exactly three players, and your offer counts.</${Ruling}> <b>Discard</b> throws a hand card face-down to the Watering Hole. <b>Flip own offer</b> turns your offer up and discards it.</li>
-      <li><b>Sundown</b>: the game ends the moment a meeting uses a player's last card. <${Ruling}><b>Nightfall</b> ends it too when nobody meets for a while (the table's countdown).</${Ruling}> Hands and offers then score nothing.</li>
+      <li><${Term} word="Sundown">the game's end</${Term}>: the game ends the moment a player meets with the last card in their hand and their Pack is empty (the board warns everyone when a player is one card away). <${Ruling}><${Term} word="Nightfall">the other end</${Term}> ends it too when nobody meets for a while (the table's countdown).</${Ruling}> Hands and offers then score nothing.</li>
       <li>1 point per card in your Den (with the mating bonus: 2 per card from another player's Pack). Highest wins; a tie goes to the most Den cards from others' Packs. <${Ruling}>Still tied: the tied players share the win.</${Ruling}></li>
     </ol>
+    <${Examples} w=${w}/>
+    <${WildGlossary}/>
   </${HowToPlay}>`;
 }
 
