@@ -320,7 +320,7 @@ def print_tournament(console: Console, tournament: Tournament) -> None:
         )
     console.print(table)
     for line in tournament.separation_lines():
-        console.print(f"[bold yellow]{line}[/]")
+        console.print(f"[bold yellow]{line}[/]" if "not separated" in line else line)
     pairs = new_table(
         "head to head: win share of the first bot at tables with the second",
         ("pair", "games", "win rate [95%]"),

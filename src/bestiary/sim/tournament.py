@@ -172,17 +172,22 @@ class Tournament:
         return [(a, b) for a, b in itertools.pairwise(board) if not self.separated(a.bot, b.bot)]
 
     def separation_lines(self) -> list[str]:
-        """The rule, then one line per pair of neighbours it does not separate."""
+        """The rule, then each pair of neighbours: their difference and whether it separates."""
         places = {s.bot: n for n, s in enumerate(self.leaderboard(), start=1)}
         lines = [f"separation: {SEPARATION_RULE}"]
-        for a, b in self.unseparated():
+        for a, b in itertools.pairwise(self.leaderboard()):
             diff = self.difference(a.bot, b.bot)
-            lines.append(
-                f"#{places[a.bot]} {a.bot} and #{places[b.bot]} {b.bot} are not separated: "
-                f"{a.bot}'s win share minus {b.bot}'s is {diff.describe()} over {diff.n:,} "
-                "shared games, which includes 0, so their order may be chance; more games would "
-                "tell"
+            said = (
+                f"#{places[a.bot]} {a.bot} minus #{places[b.bot]} {b.bot}: {diff.describe()} "
+                f"over {diff.n:,} shared games"
             )
+            if self.separated(a.bot, b.bot):
+                lines.append(f"{said}: separated")
+            else:
+                lines.append(
+                    f"{said}, which includes 0: {a.bot} and {b.bot} are not separated, so their "
+                    "order may be chance; more games would tell"
+                )
         return lines
 
     def to_json(self) -> dict[str, Any]:
