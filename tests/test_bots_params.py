@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pickle
+from typing import Any
+
 import pytest
 from typer.testing import CliRunner
 
@@ -26,6 +29,18 @@ def test_a_parameter_reaches_the_bot() -> None:
     assert greedy.weights == GreedyWeights(leader=2.0, wild_cost=0.0)  # type: ignore[attr-defined]
     randomly = make_bot("wild", "random(pause=0.5)", "p1", 1)
     assert (randomly.pause, randomly.echo) == (0.5, 0.5)  # type: ignore[attr-defined]
+
+
+def test_bots_with_parameters_pickle_with_them() -> None:
+    """OpenSpiel pickles a state with its bots: their settings must survive it."""
+    greedy = make_bot("critters", "greedy(leader=2)", "p1", 1)
+    again: Any = pickle.loads(pickle.dumps(greedy))
+    assert again.weights == GreedyWeights(leader=2.0)
+    assert again.rng.getstate() == greedy.rng.getstate()  # type: ignore[attr-defined]
+    cautious = make_bot("wild", "cautious(decay=0.3,distrust=0.5)", "p1", 1)
+    again = pickle.loads(pickle.dumps(cautious))
+    assert (again.decay, again.distrust) == (0.3, 0.5)
+    assert pickle.loads(pickle.dumps(GreedyWeights(leader=3.0))) == GreedyWeights(leader=3.0)
 
 
 def test_the_cautious_reader_plays_the_readers_numbers() -> None:

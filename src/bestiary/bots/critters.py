@@ -202,6 +202,11 @@ class GreedyWeights:
     wild_cost: float = 2.0  # what spending a Wild in a set costs
     last_pile: float = LAST_PILE_DOWN  # a Down Card on the last Draw Pile
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through __init__: compiled (mypyc), a frozen dataclass refuses the field by
+        field restore pickle would otherwise use (a bot is pickled with an OpenSpiel state)."""
+        return GreedyWeights, (self.spare_no, self.leader, self.wild_cost, self.last_pile)
+
 
 GREEDY = GreedyWeights()
 GREEDY_PARAMS = (
