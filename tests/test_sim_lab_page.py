@@ -103,6 +103,17 @@ def test_a_run_reports_figures_sentences_and_downloads_each_with_its_command(
     assert wins / len(base) == pytest.approx(greedy)
 
 
+def test_the_bar_counts_the_games_the_run_plays(http: TestClient) -> None:
+    """hand_limit is declared "none": 5 is the baseline's own value, played once."""
+    choices = {**SWEEP, "sweep": ["hand_limit=4,5,6"], "games": 5}
+    started = http.post("/api/runs", json=choices).json()
+    status = _finish(http, started["run"])
+    assert status["state"] == "done" and status["total"] == status["done"] == 3 * 5
+    report = http.get(f"/api/runs/{started['run']}/report").json()
+    rows = pd.read_csv(io.StringIO(http.get(report["downloads"][0]["href"]).text))
+    assert len(rows) == status["total"]
+
+
 def test_the_same_choices_give_the_same_numbers_as_the_command_line(http: TestClient) -> None:
     choices = {"game": "wild", "players": 3, "bots": "reader(decay=0.5),hunter", "games": 6}
     choices["compare"] = ["mating_bonus=true"]

@@ -135,20 +135,24 @@ def planned_games(
     grid: tuple[SweepKey, SweepKey] | None,
     games: int,
     seeds: int,
+    played: Mapping[str, Any] | None = None,
 ) -> int:
     """The games a run will play: every arm but a sweep value (or grid cell) that is the
-    baseline's own, which is played once (an option left at a "none" default may count once
-    more than is played: the bar then jumps to full at the end)."""
+    baseline's own, which is played once. ``played``: the options of a baseline game as the
+    rules played them (an option declared "none", critters' ``hand_limit``, is then its real
+    value, as the sweep sees it); before the baseline is played, its declared value."""
+
+    def start(key: str) -> str:
+        if played is not None and key in played:
+            return describe_value(played[key])
+        return describe_value(base.value_of(key))
+
     arms = 1 + (other is not None)
     for sweep in sweeps:
-        start = describe_value(base.value_of(sweep.key))
-        arms += sum(1 for value in sweep.values if describe_value(value) != start)
+        arms += sum(1 for value in sweep.values if describe_value(value) != start(sweep.key))
     if grid is not None:
         first, second = grid
-        start2 = (
-            describe_value(base.value_of(first.key)),
-            describe_value(base.value_of(second.key)),
-        )
+        start2 = (start(first.key), start(second.key))
         cells = [
             (describe_value(a), describe_value(b)) for a in first.values for b in second.values
         ]
@@ -170,6 +174,7 @@ class LabRun:
     text: str = ""
     figures: list[dict[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    plan: Any = field(default=None, repr=False)  # plan_experiment's answer, for the recount
 
     def status(self) -> dict[str, Any]:
         with self.lock:
@@ -189,9 +194,17 @@ class LabRun:
     def play(self, specs: Sequence[GameSpec], label: str) -> list[GameResult]:
         request = self.request
         try:
-            return list(run_games(specs, request.jobs, request.backend, None, self.advance))
+            results = list(run_games(specs, request.jobs, request.backend, None, self.advance))
         except BotFault as err:
             raise ValueError(f"a bot broke the rules: {err}") from None
+        if self.plan is not None and results:  # the baseline, played first: count again
+            base, other, sweeps, seeds, grid = self.plan
+            total = planned_games(
+                base, other, sweeps, grid, request.games, len(seeds), results[0].options
+            )
+            with self.lock:
+                self.total, self.plan = total, None
+        return results
 
     def report(self) -> dict[str, Any]:
         """Every figure and sentence with its command, and the downloads with theirs."""
@@ -229,7 +242,7 @@ def plan_run(number: int, request: LabRequest) -> tuple[LabRun, Any]:
         raise ValueError(str(err)) from None
     base, other, sweeps, seeds, grid = plan
     total = planned_games(base, other, sweeps, grid, request.games, len(seeds))
-    return LabRun(number, request, total), plan
+    return LabRun(number, request, total, plan=plan), plan
 
 
 def play_run(run: LabRun, plan: Any) -> None:
