@@ -163,6 +163,19 @@ def test_the_page_answers_only_to_this_computers_names() -> None:
         assert "script-src 'self'" in page.headers["content-security-policy"]
 
 
+def test_only_the_page_itself_starts_runs(http: TestClient) -> None:
+    """A page elsewhere cannot make this computer play: no JSON, or another origin, is refused."""
+    plain = http.post(
+        "/api/runs", content=json.dumps(SWEEP), headers={"content-type": "text/plain"}
+    )
+    assert plain.status_code == 415
+    elsewhere = http.post("/api/runs", json=SWEEP, headers={"origin": "http://evil.example"})
+    assert elsewhere.status_code == 403 and "own page" in elsewhere.json()["error"]
+    own = http.post("/api/runs", json=SWEEP, headers={"origin": "http://127.0.0.1"})
+    assert own.status_code == 202
+    _finish(http, own.json()["run"])
+
+
 def test_the_choices_list_every_game_its_options_and_bot_parameters(http: TestClient) -> None:
     games = {g["name"]: g for g in http.get("/api/choices").json()["games"]}
     assert {"wild", "critters"} <= set(games)

@@ -94,6 +94,13 @@ def lab_app() -> FastAPI:
 
     @app.post("/api/runs")
     async def start(request: Request) -> JSONResponse:
+        # Only the page itself starts runs: JSON (which a page elsewhere cannot send here
+        # without the browser asking first, and the lab never agrees) from its own origin.
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return _bad("runs are started with JSON from the lab's page", 415)
+        origin = request.headers.get("origin")
+        if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+            return _bad("runs are started from the lab's own page", 403)
         try:
             data = await request.json()
         except ValueError:
