@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -11,10 +12,12 @@ from matplotlib.colors import to_hex
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from typer.testing import CliRunner
 
 from bestiary import lab
+from bestiary.cli import app
 from bestiary.sim.experiment import Experiment
-from bestiary.sim.plots import BOT_COLOURS, sweep_figure
+from bestiary.sim.plots import BOT_COLOURS, data_range, sweep_figure
 from bestiary.sim.report import colours_of, render_experiment, report_figures
 
 
@@ -210,3 +213,85 @@ def test_the_grid_draws_one_heat_map_per_bot_with_the_cells_values() -> None:
             assert data[i, j] == pytest.approx(
                 grid.cells[(a, b)].played.summary.by_bot["greedy"].rate
             )
+
+
+def test_a_sweep_of_deck_files_draws_bars_not_lines() -> None:
+    """Deck files have no order: bars side by side, none joined to the next, labels unbroken."""
+    run = lab.experiment(
+        "critters",
+        ["greedy", "random"],
+        players=2,
+        games=8,
+        seed=1,
+        sweep={"deck": ["examples/decks/sneaky.toml", "examples/decks/windfall.toml"]},
+    )
+    sweep = run.sweeps[0]
+    assert sweep.numeric() is None
+    figure = sweep_figure(sweep, colours_of(run))
+    for axes in figure.axes:
+        joined = [c for c in axes.containers if isinstance(c, ErrorbarContainer) and c.lines[0]]
+        assert not joined  # a bar's interval has no data line joining it to the next
+        assert not [ln for ln in axes.lines if ln.get_linestyle() == ":"]
+    bots = figure.axes[0]
+    bars = {c.get_label(): c for c in bots.containers if isinstance(c, BarContainer)}
+    assert set(bars) == {"greedy", "random"}
+    heights = [p.get_height() for p in bars["greedy"].patches]
+    assert heights == pytest.approx([p.played.summary.by_bot["greedy"].rate for p in sweep.points])
+    labels = [t.get_text().replace("\n", "") for t in figure.axes[-1].get_xticklabels()]
+    assert labels[1:] == ["examples/decks/sneaky.toml", "examples/decks/windfall.toml"]
+
+
+def test_a_heat_map_is_scaled_to_its_values_and_prints_them() -> None:
+    run = lab.experiment(
+        "critters",
+        ["greedy", "random"],
+        players=2,
+        games=10,
+        seed=2,
+        grid={"set_size": [3, 4], "hand_limit": [4, 5]},
+    )
+    figure = dict(report_figures(run))["Grid set_size x hand_limit"]
+    assert isinstance(figure, Figure)
+    for axes in figure.axes:
+        if not axes.images:
+            continue  # a colour bar
+        image = axes.images[0]
+        values = np.asarray(image.get_array(), dtype=float)
+        low, high = data_range(list(values.ravel()))
+        assert (image.norm.vmin, image.norm.vmax) == pytest.approx((low, high))
+        if np.nanmax(values) > np.nanmin(values):
+            assert (low, high) == (np.nanmin(values), np.nanmax(values))
+        printed = sorted(float(t.get_text()) for t in axes.texts)
+        assert printed == pytest.approx(sorted(values.ravel()), abs=0.051)
+    words = " ".join(t.get_text() for t in figure.texts)
+    assert "not from 0 to 1" in words
+
+
+def test_arms_write_their_records_to_flat_folders(tmp_path: Path) -> None:
+    code = (
+        CliRunner()
+        .invoke(
+            app,
+            [
+                "sim",
+                "critters",
+                "--players",
+                "2",
+                "--bots",
+                "greedy",
+                "--games",
+                "2",
+                "--jobs",
+                "1",
+                "--sweep",
+                "deck=examples/decks/sneaky.toml",
+                "--out",
+                str(tmp_path),
+            ],
+        )
+        .exit_code
+    )
+    assert code == 0
+    folders = sorted(p.name for p in tmp_path.iterdir())
+    assert folders == ["base", "deck=examples_decks_sneaky.toml"]
+    assert all(len(list((tmp_path / f).glob("game-*.jsonl"))) == 2 for f in folders)

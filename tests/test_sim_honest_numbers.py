@@ -21,6 +21,7 @@ from bestiary.sim.runner import GameResult
 from bestiary.sim.settings import deck_hash
 from bestiary.sim.stats import detectable_share, games_against_share, holm
 from bestiary.sim.summary import summarize
+from bestiary.sim.tournament import SEPARATION_RULE, Tournament
 
 runner = CliRunner()
 
@@ -136,6 +137,31 @@ def test_a_tournament_says_when_ranks_are_not_separated() -> None:
         app, ["tournament", "critters", "--pool", "random,greedy", "--games", "4", "--jobs", "1"]
     )
     assert "are not separated" in printed.stdout and "1=" not in printed.stdout
+    assert f"separation: {SEPARATION_RULE}" in " ".join(printed.stdout.split())
+
+
+def test_the_tournament_separates_by_the_interval_of_the_difference() -> None:
+    """Far-apart bots are separated even when their ratings' mu ± 2 sigma would overlap; bots
+    that trade wins are not; the rule is the paired difference at shared tables."""
+    tournament = Tournament("critters", 3)
+    for i in range(60):
+        # a wins 40 of 60, b 20 of 60, c never: a and b trade places, c trails both.
+        winner = 0 if i % 3 else 1
+        bots = ("a", "b", "c")
+        tournament.add(_game(i, bots, (winner,)))
+    a_minus_b = tournament.difference("a", "b")
+    assert a_minus_b.mean == pytest.approx(20 / 60) and a_minus_b.n == 60
+    assert tournament.difference("b", "a").mean == pytest.approx(-a_minus_b.mean)
+    assert tournament.difference("b", "a").low == pytest.approx(-a_minus_b.high)
+    assert tournament.separated("a", "b") and tournament.separated("b", "c")
+    even = Tournament("critters", 2)
+    for i in range(40):
+        even.add(_game(i, ("a", "b"), (i % 2,)))  # they win in turn
+    assert not even.separated("a", "b")
+    assert [{x.bot, y.bot} for x, y in even.unseparated()] == [{"a", "b"}]
+    data = even.to_json()
+    assert data["separation_rule"] == SEPARATION_RULE
+    assert data["neighbours"][0]["n"] == 40 and data["neighbours"][0]["mean"] == 0.0
 
 
 DECK = {"kinds": {"fox": 4, "owl": 4, "frog": 4}, "wild": 2, "actions": {"no": 2}}

@@ -671,6 +671,25 @@ def sim_command(
         raise _fail(str(err)) from None
 
 
+@app.command("lab")
+def lab_command(
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1 to serve the page on.")] = 8765,
+) -> None:
+    """Open the balance lab as a page on this computer (127.0.0.1 only, never part of serve):
+    pick a game, options, a comparison, sweep or grid and bots, watch the games being played,
+    and get the report's figures and sentences, each with the bestiary sim command that makes
+    it again, and the games as CSV or Parquet (docs/lab.md)."""
+    from bestiary.sim.lab_page import HOST, run_lab
+
+    if not 1 <= port <= 65535:
+        raise _fail(f"--port must be 1 to 65535, not {port}")
+    typer.echo(f"the lab is at http://{HOST}:{port}/ (this computer only; Ctrl-C stops it)")
+    try:
+        run_lab(port)
+    except OSError as err:
+        raise _fail(f"cannot listen on {HOST}:{port}: {err.strerror or err}") from None
+
+
 @app.command("ladder")
 def ladder_command(
     games: Annotated[int, typer.Option(help="critters games per matchup of the fast bots.")] = 1000,

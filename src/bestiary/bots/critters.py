@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bestiary.core.agent import register_bot
+from bestiary.core.bot_params import BotParam
 from bestiary.core.chance import pick
 from bestiary.critters.actions import (
     Allow,
@@ -185,7 +187,37 @@ def card_extras(cards: Mapping[str, Sequence[str]]) -> dict[str, float]:
     return worth
 
 
-def score_move(move: Any, pos: Position) -> float:
+# What a Down Card is worth on the last Draw Pile before the stalled ending, where the ranking
+# counts Down Cards: more than passing (8), less than a set.
+LAST_PILE_DOWN = 10.0
+
+
+@dataclass(frozen=True)
+class GreedyWeights:
+    """The greedy score's settable weights (``greedy(key=value)``); the rest of the score is
+    the order of what a move does, which these leave as it is."""
+
+    spare_no: float = 30.0  # a NO! against a move that is not a steal, holding two or more
+    leader: float = 1.0  # how much more a move against the leader is worth, per full set
+    wild_cost: float = 2.0  # what spending a Wild in a set costs
+    last_pile: float = LAST_PILE_DOWN  # a Down Card on the last Draw Pile
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through __init__: compiled (mypyc), a frozen dataclass refuses the field by
+        field restore pickle would otherwise use (a bot is pickled with an OpenSpiel state)."""
+        return GreedyWeights, (self.spare_no, self.leader, self.wild_cost, self.last_pile)
+
+
+GREEDY = GreedyWeights()
+GREEDY_PARAMS = (
+    BotParam("spare_no", GREEDY.spare_no, 0.0, 200.0, "worth of a NO! against a non-steal"),
+    BotParam("leader", GREEDY.leader, 0.0, 10.0, "weight of going after the leader (1: as is)"),
+    BotParam("wild_cost", GREEDY.wild_cost, 0.0, 40.0, "cost of each Wild spent in a set"),
+    BotParam("last_pile", GREEDY.last_pile, 0.0, 100.0, "worth of a Down Card on the last pile"),
+)
+
+
+def score_move(move: Any, pos: Position, weights: GreedyWeights = GREEDY) -> float:
     """A hand-written sense of how good ``move`` is (bigger is better): by what the move does,
     so a deck's own card scores as the sheet's card making the same choice, plus its extras
     (``pos.extras``, empty for the sheet's deck)."""
@@ -196,18 +228,18 @@ def score_move(move: Any, pos: Position) -> float:
         pending = pos.pending or {}
         if "kind" in pending and "card" not in pending:
             return 100.0
-        return 30.0 if pos.hand["no"] >= 2 else 0.0
+        return weights.spare_no if pos.hand["no"] >= 2 else 0.0
     if cls is Allow:
         return 10.0
     if cls in (PlaySet, Complete):
         if pos.wins_with(move.kind):
             return 1000.0
         wilds: int = move.cards.count("wild")
-        return (50.0 if pos.new_kind(move.kind) else 5.0) - 2.0 * wilds
+        return (50.0 if pos.new_kind(move.kind) else 5.0) - weights.wild_cost * wilds
     if cls is UltimateCollector:
         if pos.wins_with(move.kind):
             return 1000.0
-        leader = 6.0 * pos.leader_weight(move.target)
+        leader = 6.0 * weights.leader * pos.leader_weight(move.target)
         extra = pos.extras.get(move.play, 0.0) if pos.extras else 0.0
         return (60.0 if pos.new_kind(move.kind) else 22.0) + leader + extra
     if cls is HopOver:
@@ -238,7 +270,7 @@ def score_move(move: Any, pos: Position) -> float:
             if pos.wins_with(kind):
                 return 1000.0
             return 46.0 if pos.new_kind(kind) else 2.0
-        counted = LAST_PILE_DOWN if pos.last_pile else 0.0
+        counted = weights.last_pile if pos.last_pile else 0.0
         if move.card == "wild":
             return (3.0 + 4.0 * have if have else 0.5) + counted
         # Building on a started set, or laying the kind we hold most of.
@@ -246,7 +278,11 @@ def score_move(move: Any, pos: Position) -> float:
         return own + counted
     if cls is PlayCard:
         # its worth is its extras; on the leader if it has a target
-        on = 2.0 * pos.leader_weight(move.target) if move.target is not None else 0.0
+        on = (
+            2.0 * weights.leader * pos.leader_weight(move.target)
+            if move.target is not None
+            else 0.0
+        )
         return 8.0 + on + pos.extras.get(move.play, 0.0)
     if cls is Pass:
         return 8.0
@@ -257,14 +293,11 @@ def score_move(move: Any, pos: Position) -> float:
     return 0.0
 
 
-# What a Down Card is worth on the last Draw Pile before the stalled ending, where the ranking
-# counts Down Cards: more than passing (8), less than a set.
-LAST_PILE_DOWN = 10.0
-
-
-def greedy_move(moves: list[Any], pos: Position, rng: random.Random) -> Any:
+def greedy_move(
+    moves: list[Any], pos: Position, rng: random.Random, weights: GreedyWeights = GREEDY
+) -> Any:
     """The best-scoring move (ties broken at random)."""
-    scored = [(score_move(m, pos), m) for m in moves]
+    scored = [(score_move(m, pos, weights), m) for m in moves]
     best = max(score for score, _ in scored)
     return pick(rng, [m for score, m in scored if score == best])
 
@@ -293,26 +326,36 @@ def ranked(state: CrittersState, actor: str, moves: list[Any]) -> list[Any]:
 class GreedyBot(CritterBot):
     """Completes sets, saves NO! for steals, turns Ultimate Collector on the leader."""
 
+    def __init__(self, player: str, rng: random.Random, weights: GreedyWeights = GREEDY) -> None:
+        super().__init__(player, rng)
+        self.weights = weights
+
     def choose(self, view: View, moves: list[Any]) -> Any:
-        return greedy_move(moves, Position.from_view(view), self.rng)
+        return greedy_move(moves, Position.from_view(view), self.rng, self.weights)
 
 
-def _register(name: str, description: str, cls: type[CritterBot], rank: int, persona: str) -> None:
-    def factory(player: str, rng: random.Random) -> CritterBot:
-        return cls(player, rng)
+def _greedy(player: str, rng: random.Random, **weights: float) -> CritterBot:
+    return GreedyBot(player, rng, GreedyWeights(**weights))
 
-    register_bot("critters", name, description, rank=rank, persona=persona)(factory)
+
+def _random(player: str, rng: random.Random) -> CritterBot:
+    return RandomBot(player, rng)
 
 
 # Ranks follow the ladder of docs/bots.md (higher is stronger); the last sentence of each is
 # what the lobby tells a person about it.
-_register(
-    "random", "Plays uniformly random legal moves.", RandomBot, 0, "Plays any legal move at random."
-)
-_register(
+register_bot(
+    "critters",
+    "random",
+    "Plays uniformly random legal moves.",
+    rank=0,
+    persona="Plays any legal move at random.",
+)(_random)
+register_bot(
+    "critters",
     "greedy",
     "Completes sets, saves NO! for steals and turns Ultimate Collector on the leader.",
-    GreedyBot,
-    1,
-    "Completes its sets, keeps NO! for steals and goes after the leader.",
-)
+    rank=1,
+    persona="Completes its sets, keeps NO! for steals and goes after the leader.",
+    params=GREEDY_PARAMS,
+)(_greedy)

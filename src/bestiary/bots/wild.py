@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from bestiary.bots.wild_aims import (
@@ -54,6 +55,11 @@ REVENGE = 3.0
 AMBITION = 1.0
 # The cautious reader refuses to meet a player who hunts this often.
 DISTRUST = 0.35
+# The random bot: how often it lets a decision pass, how often it may throw a card away, and how
+# often it echoes a Call already on the table.
+PAUSE = 0.25
+DISCARD = 0.05
+ECHO = 0.5
 
 View = Mapping[str, Any]
 
@@ -196,20 +202,37 @@ class RandomBot(WildBot):
     among all moves alike would almost always make a Call (there are up to 15 of them) and
     hardly ever meet, and a baseline that never meets says little. For the same reason its
     Calls are as often one already on the table (with a random card) as a random one, it
-    discards only now and then (``DISCARD``) and never turns up its own offer (the umpiring
+    discards only now and then (``discard``) and never turns up its own offer (the umpiring
     move, docs/rulings.md): a baseline that throws its cards away leaves the other players nobody
     to meet, and the table stalls until Nightfall.
     """
 
-    DISCARD = 0.05
+    PARAMS: ClassVar[tuple[BotParam, ...]] = (
+        BotParam("pause", PAUSE, 0.0, 0.95, "share of its decisions it lets pass"),
+        BotParam("discard", DISCARD, 0.0, 1.0, "share of its decisions at which it may discard"),
+        BotParam("echo", ECHO, 0.0, 1.0, "share of its Calls that echo one on the table"),
+    )
     lazy_view: ClassVar[bool] = True  # reads its view rarely if at all (core.agent.LazyView)
+
+    def __init__(
+        self,
+        player: str,
+        rng: random.Random,
+        pause: float = PAUSE,
+        discard: float = DISCARD,
+        echo: float = ECHO,
+    ) -> None:
+        super().__init__(player, rng)
+        self.pause = pause
+        self.discard = discard
+        self.echo = echo
 
     def act(self, view: View, legal: Sequence[Any] | None = None) -> Any | None:
         moves = list(legal) if legal is not None else legal_moves(view)
-        if not moves or self.rng.random() < 0.25:
+        if not moves or self.rng.random() < self.pause:
             return None
         kinds: dict[type, list[Any]] = {}
-        discards = self.rng.random() < self.DISCARD
+        discards = self.rng.random() < self.discard
         for move in moves:
             if type(move) is not RevealOwn and (discards or type(move) is not Discard):
                 kinds.setdefault(type(move), []).append(move)
@@ -220,7 +243,7 @@ class RandomBot(WildBot):
         if kind is Call:
             heard = {c for p, c in view["calls"].items() if p != self.player and c}
             echo = [m for m in kinds[Call] if m.call in heard]
-            if echo and self.rng.random() < 0.5:
+            if echo and self.rng.random() < self.echo:
                 return draws.pick(echo)
         return draws.pick(kinds[kind])
 
@@ -361,6 +384,22 @@ class TricksterBot(HonestBot):
         return intent(card, call) == (DOUBLE_CROSS if suspected else "honest")
 
 
+@dataclass(frozen=True)
+class ReaderNumbers:
+    """The numbers a reader plays by (the cautious reader too): one value passed whole, so a
+    compiled ``__init__`` gets them as it declares them."""
+
+    decay: float = DECAY
+    pair: float = PAIR
+    rivalry: float = RIVALRY
+    threshold: float = THRESHOLD
+    revenge: float = REVENGE
+    ambition: float = AMBITION
+
+
+READER = ReaderNumbers()
+
+
 class ReaderBot(WildBot):
     """Reads the table: weighs each offer, Call and partner by expected points."""
 
@@ -373,24 +412,14 @@ class ReaderBot(WildBot):
         BotParam("ambition", AMBITION, 0.0, 3.0, "weight of its Objective's points"),
     )
 
-    def __init__(
-        self,
-        player: str,
-        rng: random.Random,
-        decay: float = DECAY,
-        pair: float = PAIR,
-        rivalry: float = RIVALRY,
-        threshold: float = THRESHOLD,
-        revenge: float = REVENGE,
-        ambition: float = AMBITION,
-    ) -> None:
+    def __init__(self, player: str, rng: random.Random, numbers: ReaderNumbers = READER) -> None:
         super().__init__(player, rng)
-        self.decay = decay
-        self.pair = pair
-        self.rivalry = rivalry
-        self.least = threshold
-        self.revenge = revenge
-        self.ambition = ambition
+        self.decay = numbers.decay
+        self.pair = numbers.pair
+        self.rivalry = numbers.rivalry
+        self.least = numbers.threshold
+        self.revenge = numbers.revenge
+        self.ambition = numbers.ambition
 
     def _bonus(self, view: View) -> bool:
         if "options" in view:
@@ -474,17 +503,10 @@ class CautiousBot(ReaderBot):
         self,
         player: str,
         rng: random.Random,
+        numbers: ReaderNumbers = READER,
         distrust: float = DISTRUST,
-        decay: float = DECAY,
-        pair: float = PAIR,
-        rivalry: float = RIVALRY,
-        threshold: float = THRESHOLD,
-        revenge: float = REVENGE,
-        ambition: float = AMBITION,
     ) -> None:
-        # The reader's numbers named one by one: compiled, ``**kwargs`` passed on to a native
-        # ``__init__`` arrive as its first positional argument.
-        super().__init__(player, rng, decay, pair, rivalry, threshold, revenge, ambition)
+        super().__init__(player, rng, numbers)
         self.distrust = distrust
 
     def distrusts(self, view: View, other: str) -> bool:
@@ -516,8 +538,14 @@ class CautiousBot(ReaderBot):
         return super().answer(view, other, call)
 
 
+_READER_KEYS = tuple(f.name for f in fields(ReaderNumbers))
+
+
 def _register(name: str, description: str, cls: type[WildBot], rank: int, persona: str) -> None:
     def factory(player: str, rng: random.Random, **params: float) -> WildBot:
+        if issubclass(cls, ReaderBot):  # the reader's own numbers travel as one ReaderNumbers
+            numbers = {k: params.pop(k) for k in _READER_KEYS if k in params}
+            return cls(player, rng, ReaderNumbers(**numbers), **params)
         return cls(player, rng, **params)
 
     register_bot("wild", name, description, rank=rank, persona=persona, params=cls.PARAMS)(factory)

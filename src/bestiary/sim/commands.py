@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -212,9 +213,9 @@ def run_sim(request: SimRequest) -> Experiment:
     )
     arms = experiment.arms()
     if request.out is not None:
-        for played in arms:
-            folder = request.out if len(arms) == 1 else request.out / _folder(played.arm.label)
-            write_records(folder, played.results)
+        names = arm_folders([p.arm.label for p in arms])
+        for played, name in zip(arms, names, strict=True):
+            write_records(request.out if len(arms) == 1 else request.out / name, played.results)
     if request.table is not None:
         write_table(request.table, game_rows((p.arm.label, p.results) for p in arms))
     if request.turns is not None:
@@ -254,9 +255,20 @@ def run_sim(request: SimRequest) -> Experiment:
     return experiment
 
 
-def _folder(label: str) -> str:
-    """A folder name for an arm: ``base``, ``compare``, ``players=3``."""
-    return label.split(" ")[0]
+def arm_folders(labels: Sequence[str]) -> list[str]:
+    """One folder name per arm, each a single level (a deck file's path becomes part of the
+    name, never a folder of its own) and each once.
+
+    >>> arm_folders(["base", "compare (mating_bonus=true)", "deck=decks/no_uc.toml"])
+    ['base', 'compare', 'deck=decks_no_uc.toml']
+    >>> arm_folders(["bots=reader(decay=0.5)+hunter", "bots=reader(decay=0.5)+hunter"])
+    ['bots=reader_decay=0.5_+hunter', 'bots=reader_decay=0.5_+hunter-2']
+    """
+    names: list[str] = []
+    for label in labels:
+        name = re.sub(r"[^A-Za-z0-9_.=,+-]", "_", label.split(" ")[0]).strip(".") or "arm"
+        names.append(name if name not in names else f"{name}-{len(names) + 1}")
+    return names
 
 
 def plan(rate_: float, margin: float, confidence: float, power: float, known: bool = False) -> str:
@@ -308,7 +320,7 @@ def print_tournament(console: Console, tournament: Tournament) -> None:
         )
     console.print(table)
     for line in tournament.separation_lines():
-        console.print(f"[bold yellow]{line}[/]")
+        console.print(f"[bold yellow]{line}[/]" if "not separated" in line else line)
     pairs = new_table(
         "head to head: win share of the first bot at tables with the second",
         ("pair", "games", "win rate [95%]"),

@@ -10,7 +10,10 @@ Rules every figure keeps (docs/sim.md, "Data out"):
   construction) and the figure says so;
 - value axes start at 0 (rates, shares, lengths): nothing is zoomed;
 - a swept setting is placed at its value (the baseline at the value the rules used, marked),
-  not at its position in a list;
+  not at its position in a list; a setting without an order (deck files, line-ups) is drawn
+  as bars side by side, never joined by lines;
+- a heat map's colours run from its lowest value to its highest, and every cell prints its
+  value (the colours show where, the numbers how much);
 - a figure carries, under it, every warning the terminal prints about the games it shows.
 """
 
@@ -322,7 +325,11 @@ def sweep_positions(sweep: SweepResult) -> tuple[list[float], list[str]]:
     numbers = sweep.numeric()
     xs = numbers if numbers is not None else [float(i) for i in range(len(sweep.points))]
     mark = "\n(baseline, default)" if sweep.default else "\n(baseline)"
-    labels = [p.value + (mark if p.paired is None else "") for p in sweep.points]
+    # a deck file's path breaks at its folders, so neighbouring labels do not run together
+    names = [p.value if len(p.value) < 16 else p.value.replace("/", "/\n") for p in sweep.points]
+    labels = [
+        n + (mark if p.paired is None else "") for n, p in zip(names, sweep.points, strict=True)
+    ]
     return xs, labels
 
 
@@ -366,12 +373,45 @@ def _errorbars(
     )
 
 
+def _bars(
+    axes: Axes,
+    xs: Sequence[float],
+    values: Sequence[tuple[float, float, float] | None],
+    slot: tuple[int, int],
+    colour: str,
+    label: str,
+    hatch: str = "",
+) -> None:
+    """One series of a categorical sweep as bars with their intervals: slot (i, n) is the i-th
+    of n bars side by side at each value."""
+    i, n = slot
+    width = 0.8 / n
+    shown = [
+        (x + (i - (n - 1) / 2) * width, v) for x, v in zip(xs, values, strict=True) if v is not None
+    ]
+    axes.bar(
+        [x for x, _ in shown],
+        [v for _, (v, _, _) in shown],
+        width,
+        yerr=[[v - lo for _, (v, lo, _) in shown], [hi - v for _, (v, _, hi) in shown]],
+        capsize=3,
+        color=colour,
+        edgecolor="black",
+        linewidth=0.5,
+        hatch=hatch,
+        label=label,
+        gid=label,
+    )
+
+
 def sweep_figure(sweep: SweepResult, colour: Callable[[str], str]) -> Figure:
     """Win rate per bot and per seat, stall/tie/0-0 shares and mean length against the swept
-    setting, each with its 95% interval."""
+    setting, each with its 95% interval: points joined by lines along a numeric setting, bars
+    side by side for settings that have no order (deck files, line-ups)."""
     from matplotlib.figure import Figure
 
     points = sweep.points
+    ordered = sweep.numeric() is not None
     summaries = [p.played.summary for p in points]
     bots = sorted({b for s in summaries for b in s.by_bot if not s.fills_table(b)}, key=lambda b: b)
     panels = (["bots"] if bots else []) + ["seats", "shares", "length"]
@@ -388,6 +428,9 @@ def sweep_figure(sweep: SweepResult, colour: Callable[[str], str]) -> Figure:
             for b, bot in enumerate(bots):
                 rows = [s.by_bot.get(bot) for s in summaries]
                 values = [None if r is None else (r.rate, *r.interval) for r in rows]
+                if not ordered:
+                    _bars(axes, xs, values, (b, len(bots)), colour(bot), bot)
+                    continue
                 _errorbars(
                     axes,
                     xs,
@@ -408,6 +451,12 @@ def sweep_figure(sweep: SweepResult, colour: Callable[[str], str]) -> Figure:
                     else None
                     for s in summaries
                 ]
+                if not ordered:
+                    hatch = HATCHES[seat % len(HATCHES)]
+                    _bars(
+                        axes, xs, values, (seat, seats), GREYS[seat % 4], f"seat {seat + 1}", hatch
+                    )
+                    continue
                 _errorbars(
                     axes,
                     xs,
@@ -424,6 +473,9 @@ def sweep_figure(sweep: SweepResult, colour: Callable[[str], str]) -> Figure:
             axes.set_ylabel("win rate per seat")
         elif panel == "shares":
             for m, (name, shares) in enumerate(_share_metrics(summaries).items()):
+                if not ordered:
+                    _bars(axes, xs, list(shares), (m, 3), GREYS[m], name, HATCHES[m])
+                    continue
                 _errorbars(
                     axes,
                     xs,
@@ -437,14 +489,19 @@ def sweep_figure(sweep: SweepResult, colour: Callable[[str], str]) -> Figure:
 
             axes.yaxis.set_major_formatter(PercentFormatter(1.0))
             axes.set_ylabel("share of games")
+        elif not ordered:
+            _bars(axes, xs, list(_lengths(summaries)), (0, 1), GREYS[2], "mean length")
+            axes.set_ylabel(f"mean length\n({length_unit(summaries[0].game)})")
         else:
             _errorbars(axes, xs, list(_lengths(summaries)), 0.0, fmt="o-", color=GREYS[0])
             axes.set_ylabel(f"mean length\n({length_unit(summaries[0].game)})")
-        axes.axvline(baseline_x, color="black", linestyle=":", linewidth=0.8)
+        if ordered:
+            axes.axvline(baseline_x, color="black", linestyle=":", linewidth=0.8)
         axes.set_ylim(bottom=0)
         legend(axes)
+    marked = "dotted line" if ordered else "marked under its bars"
     axes_list[0].set_title(
-        f"sweep {sweep.key}: every point on the same seeds (dotted line: the baseline)"
+        f"sweep {sweep.key}: every point on the same seeds ({marked}: the baseline)"
     )
     axes_list[-1].set_xticks(xs, labels)
     axes_list[-1].set_xlabel(sweep.key)
@@ -473,7 +530,8 @@ def point_warnings(key: str, points: Sequence[SweepPoint]) -> list[str]:
 def grid_figure(grid: GridResult, colour: Callable[[str], str]) -> Figure:
     """Heat maps over the two keys: each bot's win rate (white to the bot's own colour), seat
     1's win rate and the mean length (white to black), every cell printed with its value; the
-    baseline cell outlined. Rates run from 0 to 1, lengths from 0."""
+    baseline cell outlined. Each map's colours run from its lowest value to its highest (a
+    small effect is not lost in a 0 to 1 scale); the printed values are the numbers."""
     from matplotlib.colors import LinearSegmentedColormap
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
@@ -494,15 +552,15 @@ def grid_figure(grid: GridResult, colour: Callable[[str], str]) -> Figure:
         axes = figure.add_subplot(lines, columns, n)
         data = [[value(summaries[(a, b)]) for b in cols_v] for a in rows_v]
         numbers = [[math.nan if v is None else v for v in line] for line in data]
-        top = max((v for line in numbers for v in line if not math.isnan(v)), default=1.0)
+        low, high = data_range([v for line in numbers for v in line])
         rate = name.startswith("win rate")
         scale = LinearSegmentedColormap.from_list(name, ["#ffffff", tint])
-        image = axes.imshow(numbers, cmap=scale, vmin=0.0, vmax=1.0 if rate else top, aspect="auto")
+        image = axes.imshow(numbers, cmap=scale, vmin=low, vmax=high, aspect="auto")
         figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
         for i, line in enumerate(numbers):
             for j, v in enumerate(line):
                 text = "-" if math.isnan(v) else (f"{v:.3f}" if rate else f"{v:.1f}")
-                dark = not math.isnan(v) and v > 0.6 * (1.0 if rate else top)
+                dark = not math.isnan(v) and v > low + 0.6 * (high - low)
                 axes.text(
                     j,
                     i,
@@ -534,8 +592,34 @@ def grid_figure(grid: GridResult, colour: Callable[[str], str]) -> Figure:
         f"{grid.keys[0]}={grid.baseline[0]}, {grid.keys[1]}={grid.baseline[1]})",
         fontsize=9,
     )
+    caption(figure, [GRID_SCALE], colour="black")
     caption(figure, [w for p in grid.cells.values() for w in _cell_warnings(grid, p)])
     return figure
+
+
+GRID_SCALE = (
+    "each map's colours run from its lowest value to its highest, not from 0 to 1: "
+    "read the printed values"
+)
+
+
+def data_range(values: Sequence[float]) -> tuple[float, float]:
+    """The lowest and highest of ``values`` (NaN left out), widened when they are equal so a
+    colour scale still has a span.
+
+    >>> data_range([0.42, float("nan"), 0.47])
+    (0.42, 0.47)
+    >>> data_range([0.5, 0.5])
+    (0.49, 0.51)
+    """
+    shown = [v for v in values if not math.isnan(v)]
+    if not shown:
+        return 0.0, 1.0
+    low, high = min(shown), max(shown)
+    if low == high:
+        pad = abs(low) * 0.02 or 0.01
+        return low - pad, high + pad
+    return low, high
 
 
 def _bot_rate(bot: str) -> Callable[[Summary], float | None]:

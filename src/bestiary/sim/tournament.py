@@ -8,6 +8,7 @@ tournament's leaderboard is the same whatever the number of jobs.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,9 +16,19 @@ from typing import Any
 
 from bestiary.sim.parallel import game_seed
 from bestiary.sim.runner import GameResult, GameSpec
+from bestiary.sim.stats import MeanInterval, mean_interval
 from bestiary.sim.summary import RateRow
 
 PAIRINGS = ("round-robin", "random")
+
+# The one rule for "not separated" (the paired comparison's too: docs/sim.md): two bots are
+# separated when the 95% interval of the difference between them excludes 0. Here the
+# difference is, game by game at the tables where both sat, the first one's win share minus
+# the second's; sharing a table takes the deal and the other seats out of the difference.
+SEPARATION_RULE = (
+    "neighbours are separated when the 95% interval of the difference of their win shares, "
+    "game by game at the tables where both sat, excludes 0"
+)
 
 
 def tournament_specs(
@@ -98,6 +109,8 @@ class Tournament:
     endings: dict[str, int] = field(default_factory=dict)
     ties: int = 0
     zero_zero: int = 0
+    # (a, b) with a < b -> a's win share minus b's, per game where both sat
+    differences: dict[tuple[str, str], list[float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from openskill.models import PlackettLuce
@@ -126,6 +139,19 @@ class Tournament:
             for other in set(result.bots) - {bot}:
                 pair = self.head_to_head.setdefault((bot, other), RateRow(f"{bot} vs {other}"))
                 pair.add(share, score, result.tie)
+        seat_of = {bot: seat for seat, bot in enumerate(result.bots)}
+        for a, b in itertools.combinations(sorted(seat_of), 2):
+            diff = result.win_share(seat_of[a]) - result.win_share(seat_of[b])
+            self.differences.setdefault((a, b), []).append(diff)
+
+    def difference(self, a: str, b: str) -> MeanInterval:
+        """``a``'s win share minus ``b``'s at the tables where both sat, with its interval."""
+        if a < b:
+            return mean_interval(self.differences.get((a, b), []))
+        flipped = mean_interval(self.differences.get((b, a), []))
+        return MeanInterval(
+            flipped.n, -flipped.mean, -flipped.high, -flipped.low, flipped.p_value, flipped.se
+        )
 
     def leaderboard(self) -> list[Standing]:
         standings = [
@@ -134,22 +160,35 @@ class Tournament:
         ]
         return sorted(standings, key=lambda s: (-s.ordinal, s.bot))
 
+    def separated(self, a: str, b: str) -> bool:
+        """``SEPARATION_RULE``: fewer than two shared games never separate."""
+        diff = self.difference(a, b)
+        return not math.isnan(diff.low) and not diff.includes_zero()
+
     def unseparated(self) -> list[tuple[Standing, Standing]]:
-        """Neighbours on the leaderboard whose ratings' mu ± 2 sigma overlap: their order may
-        be chance."""
+        """Neighbours on the leaderboard that ``SEPARATION_RULE`` does not separate: their
+        order may be chance."""
         board = self.leaderboard()
-        return [
-            (a, b) for a, b in itertools.pairwise(board) if a.mu - 2 * a.sigma <= b.mu + 2 * b.sigma
-        ]
+        return [(a, b) for a, b in itertools.pairwise(board) if not self.separated(a.bot, b.bot)]
 
     def separation_lines(self) -> list[str]:
+        """The rule, then each pair of neighbours: their difference and whether it separates."""
         places = {s.bot: n for n, s in enumerate(self.leaderboard(), start=1)}
-        return [
-            f"#{places[a.bot]} {a.bot} and #{places[b.bot]} {b.bot} are not separated: their "
-            f"ratings overlap ({a.mu:.2f} ± {2 * a.sigma:.2f} and {b.mu:.2f} ± {2 * b.sigma:.2f}),"
-            " so their order may be chance; more games would tell"
-            for a, b in self.unseparated()
-        ]
+        lines = [f"separation: {SEPARATION_RULE}"]
+        for a, b in itertools.pairwise(self.leaderboard()):
+            diff = self.difference(a.bot, b.bot)
+            said = (
+                f"#{places[a.bot]} {a.bot} minus #{places[b.bot]} {b.bot}: {diff.describe()} "
+                f"over {diff.n:,} shared games"
+            )
+            if self.separated(a.bot, b.bot):
+                lines.append(f"{said}: separated")
+            else:
+                lines.append(
+                    f"{said}, which includes 0: {a.bot} and {b.bot} are not separated, so their "
+                    "order may be chance; more games would tell"
+                )
+        return lines
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -158,6 +197,11 @@ class Tournament:
             "games": self.games,
             "leaderboard": [s.to_json() for s in self.leaderboard()],
             "not_separated": [[a.bot, b.bot] for a, b in self.unseparated()],
+            "separation_rule": SEPARATION_RULE,
+            "neighbours": [
+                {"pair": [a.bot, b.bot], **self.difference(a.bot, b.bot).to_json()}
+                for a, b in itertools.pairwise(self.leaderboard())
+            ],
             "endings": dict(sorted(self.endings.items())),
             "tie_share": round(self.ties / self.games, 6) if self.games else 0.0,
             "zero_zero_share": round(self.zero_zero / self.games, 6) if self.games else 0.0,
