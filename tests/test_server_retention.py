@@ -4,6 +4,8 @@ that, events and all, and never an open table, a game in play or a game just fin
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -103,6 +105,26 @@ def test_a_sweep_cut_short_is_finished_by_the_next(tmp_path: Path) -> None:
         store.close()
 
 
+def test_a_sweep_waits_for_the_write_lock_rather_than_give_up(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite"
+    store = Store(f"sqlite:///{path}")
+    try:
+        store.save_table(_row("OLD1", "finished", 1.0, 2.0))
+        store.save_table(_row("NEW1", "finished", 1.0, 3.0))
+        store.flush()
+        holder = sqlite3.connect(path, check_same_thread=False)
+        holder.execute("BEGIN IMMEDIATE")  # another writer holds the lock for 0.5 s
+        releaser = threading.Timer(0.5, holder.commit)
+        releaser.start()
+        kept = Retention(keep_finished=1, keep_days=365, protect_seconds=60)
+        assert sweep(store.engine, kept, now=NOW) == ["OLD1"]
+        releaser.join()
+        holder.close()
+        assert sorted(_stored(store)) == ["NEW1"]
+    finally:
+        store.close()
+
+
 QUICK = {
     "game": "critters",
     "seats": 2,
@@ -158,4 +180,6 @@ def test_a_served_game_past_the_retention_is_gone_while_a_live_table_plays(
         table = http.get(f"/api/tables/{live}").json()
         assert table["status"] == "playing"
         assert table["seq"] > seq, "the live table plays on"
-    assert "deleted" in (tmp_path / "log").read_text()
+    said = (tmp_path / "log").read_text()
+    assert "deleted" in said
+    assert "commit of" not in said, "the sweep never held the store's writer up"

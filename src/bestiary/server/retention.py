@@ -23,11 +23,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import and_, delete, func, or_, select, update
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.sql import Executable
 
 from bestiary.server.store import events_table, tables_table
 
@@ -37,11 +39,14 @@ if TYPE_CHECKING:
     from bestiary.server.store import Store
 
 log = logging.getLogger("bestiary.server")
+T = TypeVar("T")
 
 DELETING = "deleting"  # the status of a finished game being deleted (never shown)
 GAMES_PER_STEP = 50  # games marked for deletion per transaction
 EVENTS_PER_STEP = 500  # event rows deleted per transaction (a few ms of SQLite's write lock)
 PAUSE_SECONDS = 0.005  # between two deleting transactions: the writer's commits go first
+LOCKED_TRIES = 40  # a step tried this often while the write lock is held elsewhere
+LOCKED_PAUSE = 0.05  # seconds between two tries
 EXPIRED_SECONDS = 86400.0  # an expired open table is kept a day (its code may still be asked)
 SWEEP_SECONDS = 60.0  # between two sweeps
 DAY = 86400.0
@@ -91,35 +96,52 @@ def _marked(engine: Engine) -> list[str]:
         return [code for (code,) in conn.execute(query)]
 
 
+def _in_turn(engine: Engine, step: Callable[[Connection], T]) -> T:
+    """``step`` in a transaction of its own, tried again while another connection holds the
+    write lock (SQLite's writer, committing every few milliseconds under load): the sweep
+    waits for the writer, never the writer for the sweep."""
+    for _ in range(LOCKED_TRIES - 1):
+        try:
+            with engine.begin() as conn:
+                return step(conn)
+        except OperationalError:
+            time.sleep(LOCKED_PAUSE)
+    with engine.begin() as conn:
+        return step(conn)
+
+
 def _mark(engine: Engine, retention: Retention, now: float) -> int:
     """Mark the next few finished games past the retention ``deleting``; how many."""
+    return _in_turn(engine, partial(_mark_in, retention, now))
+
+
+def _mark_in(retention: Retention, now: float, conn: Connection) -> int:
     c = tables_table.c
     finished = and_(c.status == "finished", c.finished < now - retention.protect_seconds)
-    with engine.begin() as conn:
-        newest = conn.execute(  # the last game kept by count (None: fewer than that)
-            select(c.finished, c.code)
-            .where(c.status == "finished")
-            .order_by(c.finished.desc(), c.code.desc())
-            .offset(retention.keep_finished - 1)
-            .limit(1)
-        ).first()
-        past = c.finished < now - retention.keep_days * DAY
-        if newest is not None:
-            when, code = newest
-            past = or_(past, c.finished < when, and_(c.finished == when, c.code < code))
-        batch = (
-            select(c.code)
-            .where(finished, past)
-            .order_by(c.finished, c.code)
-            .limit(GAMES_PER_STEP)
-            .scalar_subquery()
-        )
-        marked = conn.execute(
-            update(tables_table)
-            .where(c.code.in_(batch), c.status == "finished")
-            .values(status=DELETING)
-        )
-        return int(marked.rowcount)
+    newest = conn.execute(  # the last game kept by count (None: fewer than that)
+        select(c.finished, c.code)
+        .where(c.status == "finished")
+        .order_by(c.finished.desc(), c.code.desc())
+        .offset(retention.keep_finished - 1)
+        .limit(1)
+    ).first()
+    past = c.finished < now - retention.keep_days * DAY
+    if newest is not None:
+        when, code = newest
+        past = or_(past, c.finished < when, and_(c.finished == when, c.code < code))
+    batch = (
+        select(c.code)
+        .where(finished, past)
+        .order_by(c.finished, c.code)
+        .limit(GAMES_PER_STEP)
+        .scalar_subquery()
+    )
+    marked = conn.execute(
+        update(tables_table)
+        .where(c.code.in_(batch), c.status == "finished")
+        .values(status=DELETING)
+    )
+    return int(marked.rowcount)
 
 
 def _delete_game(engine: Engine, code: str) -> None:
@@ -128,40 +150,44 @@ def _delete_game(engine: Engine, code: str) -> None:
     with engine.connect() as conn:
         last = conn.execute(select(func.max(e.seq)).where(e.code == code)).scalar() or 0
     for top in range(EVENTS_PER_STEP, last + EVENTS_PER_STEP, EVENTS_PER_STEP):
-        with engine.begin() as conn:
-            conn.execute(delete(events_table).where(e.code == code, e.seq <= top))
+        _in_turn(
+            engine, partial(_execute, delete(events_table).where(e.code == code, e.seq <= top))
+        )
         time.sleep(PAUSE_SECONDS)
-    with engine.begin() as conn:
-        conn.execute(  # events stored after the count above (none should be) go too
-            delete(events_table).where(e.code == code)
-        )
-        conn.execute(
-            delete(tables_table).where(
-                tables_table.c.code == code, tables_table.c.status == DELETING
-            )
-        )
+    t = tables_table.c
+    _in_turn(  # events stored after the count above (none should be) go too
+        engine, partial(_execute, delete(events_table).where(e.code == code))
+    )
+    _in_turn(
+        engine, partial(_execute, delete(tables_table).where(t.code == code, t.status == DELETING))
+    )
+
+
+def _execute(statement: Executable, conn: Connection) -> None:
+    conn.execute(statement)
+
+
+def _expired_step(before: float, conn: Connection) -> list[str]:
+    c = tables_table.c
+    found = conn.execute(
+        select(c.code)
+        .where(c.status == "expired", c.created < before)
+        .order_by(c.code)
+        .limit(GAMES_PER_STEP)
+    )
+    codes = [code for (code,) in found]
+    if codes:
+        conn.execute(delete(events_table).where(events_table.c.code.in_(codes)))
+        conn.execute(delete(tables_table).where(c.code.in_(codes), c.status == "expired"))
+    return codes
 
 
 def _delete_expired(engine: Engine, before: float) -> list[str]:
-    c = tables_table.c
     gone: list[str] = []
-    while True:
-        with engine.begin() as conn:
-            codes = [
-                code
-                for (code,) in conn.execute(
-                    select(c.code)
-                    .where(c.status == "expired", c.created < before)
-                    .order_by(c.code)
-                    .limit(GAMES_PER_STEP)
-                )
-            ]
-            if not codes:
-                return gone
-            conn.execute(delete(events_table).where(events_table.c.code.in_(codes)))
-            conn.execute(delete(tables_table).where(c.code.in_(codes), c.status == "expired"))
+    while codes := _in_turn(engine, partial(_expired_step, before)):
         gone += codes
         time.sleep(PAUSE_SECONDS)
+    return gone
 
 
 class Sweeper:
