@@ -10,7 +10,7 @@ transaction holds SQLite's write lock for long, so the store's writer (which wai
 their status, so two workers sweeping at once delete each game once and nothing else.
 
 Open tables and games in play are never touched; a game finished within twice
-``--finished-table-seconds`` neither (its table may still be in memory, writing its row).
+``--finished-table-seconds`` neither (its players may still be at its table, asking for its replay).
 Expired open tables (never played: no events) go after ``EXPIRED_SECONDS``.
 """
 
