@@ -183,3 +183,39 @@ def test_a_served_game_past_the_retention_is_gone_while_a_live_table_plays(
     said = (tmp_path / "log").read_text()
     assert "deleted" in said
     assert "commit of" not in said, "the sweep never held the store's writer up"
+
+
+def two_sweeps_at_once_delete_each_game_once(db: str) -> None:
+    """Two workers' sweeps at once: every game past the retention goes, events and all, and
+    nothing else (each step names its rows by status, so neither trips on the other)."""
+    store = Store(db)
+    try:
+        for i in range(120):
+            store.save_table(_row(f"G{i:03d}", "finished", 1.0, 1000.0 + i))
+            for seq in range(1, 4):
+                store.append_event(f"G{i:03d}", seq, {"type": "draw"})
+        store.flush()
+        kept = Retention(keep_finished=10, keep_days=365, protect_seconds=60)
+        found: list[list[str]] = []
+        errors: list[Exception] = []
+
+        def run() -> None:
+            try:
+                found.append(sweep(store.engine, kept, now=NOW))
+            except Exception as exc:
+                errors.append(exc)
+
+        workers = [threading.Thread(target=run) for _ in range(2)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        assert errors == []
+        assert set(found[0]) | set(found[1]) == {f"G{i:03d}" for i in range(110)}
+        assert _stored(store) == {f"G{i:03d}": ("finished", 3) for i in range(110, 120)}
+    finally:
+        store.close()
+
+
+def test_two_sweeps_at_once_delete_each_game_once(tmp_path: Path) -> None:
+    two_sweeps_at_once_delete_each_game_once(f"sqlite:///{tmp_path / 'db.sqlite'}")
