@@ -49,6 +49,7 @@ LOCKED_TRIES = 40  # a step tried this often while the write lock is held elsewh
 LOCKED_PAUSE = 0.05  # seconds between two tries
 EXPIRED_SECONDS = 86400.0  # an expired open table is kept a day (its code may still be asked)
 SWEEP_SECONDS = 60.0  # between two sweeps
+STOP_SECONDS = 3.0  # a shutdown waits this long at most for a sweep under way
 DAY = 86400.0
 
 
@@ -209,9 +210,11 @@ class Sweeper:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop between two games, waiting STOP_SECONDS at most: a game left half deleted is
+        marked ``deleting``, and the next sweep (after a restart too) finishes it."""
         self._stop.set()
         if self._thread.is_alive():
-            self._thread.join()
+            self._thread.join(STOP_SECONDS)
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
