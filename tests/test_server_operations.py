@@ -7,13 +7,16 @@ text format, parsed here by prometheus-client's own parser, and counts what the 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from pathlib import Path
 
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
+from typer.testing import CliRunner
 
+from bestiary.cli import app
 from tests.live import TableSocket
 from tests.serverproc import ServerProcess
 
@@ -133,3 +136,13 @@ def test_metrics_count_tables_sockets_moves_commits_and_refusals(tmp_path: Path)
         sock.close()
         watcher.close()
         wait_for(lambda: scrape(http)[("bestiary_sockets", ())] == 0, "sockets closed")
+
+
+def test_every_serve_flag_is_in_the_operating_guide() -> None:
+    """docs/operating.md's tables name each flag ``bestiary serve --help`` lists."""
+    shown = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0
+    flags = set(re.findall(r"--[a-z][a-z0-9-]+", shown.output)) - {"--help"}
+    assert {"--keep-finished", "--keep-days", "--wal-limit"} <= flags
+    guide = (Path(__file__).parent.parent / "docs" / "operating.md").read_text()
+    assert sorted(flag for flag in flags if f"`{flag}" not in guide) == []

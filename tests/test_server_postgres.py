@@ -22,6 +22,10 @@ from bestiary.server.store import READ_SECONDS, Store, StoreUnavailable
 from tests.pg import Cluster, throwaway_cluster
 from tests.serverproc import ServerProcess
 from tests.test_server_restart import finished_games_survive_restart, game_survives_restart
+from tests.test_server_retention import (
+    sweep_keeps_the_newest_and_the_live,
+    two_sweeps_at_once_delete_each_game_once,
+)
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +148,11 @@ def test_a_stalled_database_never_stalls_the_loop(
     assert slowest < 1.0
     for path, (status, took) in answers.items():
         assert status == 503 and took < READ_SECONDS + 1, path
+
+
+def test_a_sweep_deletes_exactly_the_finished_games_past_the_retention(db: str) -> None:
+    sweep_keeps_the_newest_and_the_live(db)
+
+
+def test_two_sweeps_at_once_delete_each_game_once(db: str) -> None:
+    two_sweeps_at_once_delete_each_game_once(db)

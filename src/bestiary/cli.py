@@ -389,6 +389,12 @@ def serve_command(
     finished_table_seconds: Annotated[
         float, typer.Option(help="Seconds a finished game stays in memory for its sockets.")
     ] = SERVER.finished_table_seconds,
+    keep_finished: Annotated[
+        int, typer.Option(help="Finished games the store keeps (the newest; older ones deleted).")
+    ] = SERVER.keep_finished,
+    keep_days: Annotated[
+        float, typer.Option(help="Days a finished game is kept in the store at most.")
+    ] = SERVER.keep_days,
     joins_per_minute: Annotated[
         float, typer.Option(help="Seats one address may take per minute.")
     ] = SERVER.joins_per_minute,
@@ -428,6 +434,8 @@ def serve_command(
             allowed_hosts=tuple(allowed_host or ()),
             joins_per_minute=joins_per_minute,
             finished_table_seconds=finished_table_seconds,
+            keep_finished=keep_finished,
+            keep_days=keep_days,
             seats_per_address=seats_per_address,
             ipv6_prefix=ipv6_prefix,
             decks=decks,

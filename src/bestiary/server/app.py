@@ -63,6 +63,7 @@ from bestiary.server.quotas import AddressLimits, Refused, SharedCounts
 from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.reactions import menu as reaction_menu
 from bestiary.server.rematch import play_again
+from bestiary.server.retention import sweeper_for
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import READ_SECONDS, Store, StoreSlow
 from bestiary.server.table import Table, TableError, TableSettings
@@ -182,6 +183,8 @@ def create_app(
         if restored:
             log.info("restored %d tables", restored)
         lobby.start()
+        sweeper = sweeper_for(store, lobby, limits)
+        sweeper.start()
         holder["lobby"] = lobby
         name = "server" if limits.worker is None else f"worker-{limits.worker}"
         probe = probes["store"] = StoreProbe(db_url, name)
@@ -194,6 +197,7 @@ def create_app(
                 keeper.quiet()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
+            sweeper.stop()
             await lobby.close()
             if keeper is not None:
                 keeper.leave()

@@ -357,6 +357,13 @@ class Lobby:
         stored = await self.store.read(self._finished, code)
         return self._streamed(self._frame_parts(stored), keep=code)
 
+    def forget_replays(self, codes: list[str]) -> None:
+        """Games deleted from the store (retention.py): their replays are not served again."""
+        for code in codes:
+            body = self._replays.pop(code, None)
+            if body is not None:
+                self._replay_bytes -= len(body)
+
     def _keep(self, code: str, body: bytes) -> None:
         if code in self._replays:  # worked out twice at once: kept once
             return

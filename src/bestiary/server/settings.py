@@ -32,6 +32,10 @@ class ServerSettings:
     seats_per_address: int = 8  # seats one client address holds at once (open or in play)
     ipv6_prefix: int = 64  # IPv6 clients are counted by their network of this prefix
     decks: Path | None = None  # the operator's folder of critters deck files
+    # the store keeps the newest this many finished games, none older than this (retention.py)
+    keep_finished: int = 10_000
+    keep_days: float = 365.0
+    sweep_seconds: float = 60.0  # between two sweeps of the store (tests only: no flag)
     wal_limit_mib: float = 64.0  # SQLite's write-ahead log is cut back past this (store.py)
     # several processes on one PostgreSQL database (docs/operating.md, "More than one process")
     worker: int | None = None  # this process is worker `worker` of `workers` (None: the only one)
@@ -55,6 +59,7 @@ class ServerSettings:
             "max_body_bytes",
             "max_spectators",
             "seats_per_address",
+            "keep_finished",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
@@ -70,6 +75,8 @@ class ServerSettings:
             "open_table_seconds",
             "finished_table_seconds",
             "wal_limit_mib",
+            "keep_days",
+            "sweep_seconds",
         ):
             value = getattr(self, name)
             if not 0 < value < float("inf"):
