@@ -32,6 +32,7 @@ from bestiary.critters.actions import (
     Pass,
     PlayCard,
     PlaySet,
+    Protect,
     SayNo,
     SwapWild,
     UltimateCollector,
@@ -118,6 +119,10 @@ class SeatMoves:
 
     def play_card(self, play: str, target: str | None) -> PlayCard:
         made: PlayCard = self._make(PlayCard, self.by, play, target)
+        return made
+
+    def protect(self, play: str, kind: str, full: bool, target: str | None) -> Protect:
+        made: Protect = self._make(Protect, self.by, play, kind, full, target)
         return made
 
     def play_set(self, i: int, kind: str, n: int) -> PlaySet:

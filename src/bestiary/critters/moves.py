@@ -10,20 +10,30 @@ from __future__ import annotations
 
 from bestiary.critters.actions import CrittersAction
 from bestiary.critters.cards import WILD
-from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
+from bestiary.critters.effects import PROTECT_SET, STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
 from bestiary.critters.kept import SeatMoves, seat_moves
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet, fills_with_wilds
 
+Guards = tuple[tuple[int, str, bool], ...]
+"""Protected sets (a deck's protect_set card): (seat, kind, full), in the order protected."""
+
 
 def turn_moves(
-    t: Table, hand: list[str], tabs: list[list[CardSet]], p: int, by: str
+    t: Table,
+    hands: list[list[str]],
+    tabs: list[list[CardSet]],
+    p: int,
+    by: str,
+    guards: Guards = (),
 ) -> list[CrittersAction]:
-    """Every move but pass/discard for the turn player ``p`` (seat) holding ``hand``.
+    """Every move but pass/discard for the turn player ``p`` (seat).
 
-    ``tabs`` is every seat's tableau, in seat order. The hand is counted in a list by each
-    card's place (``Table.card_at``: the kinds first), so the moves are found from counts.
+    ``hands`` and ``tabs`` are every seat's hand and tableau, in seat order; ``guards`` the
+    protected sets. The hand is counted in a list by each card's place (``Table.card_at``: the
+    kinds first), so the moves are found from counts.
     """
+    hand = hands[p]
     size = t.set_size
     kinds = t.kinds
     at = t.card_at
@@ -74,7 +84,7 @@ def turn_moves(
                 acts.extend(swaps if not blocked else [a for a in swaps if a.to not in blocked])
     for card, place in t.playable:
         if cnt[place]:
-            _card_moves(acts, book, t, p, card, inc, tabs, blocked)
+            _card_moves(acts, book, t, p, card, inc, tabs, blocked, hands, guards)
     return acts
 
 
@@ -87,38 +97,56 @@ def _card_moves(
     inc: list[CardSet],
     tabs: list[list[CardSet]],
     blocked: list[str],
+    hands: list[list[str]],
+    guards: Guards,
 ) -> None:
     """Append every play of the action ``card`` held by seat ``p``, by what its definition
     chooses: a card that takes or swaps or steals needs something to take (RULINGS: an action
-    needs a legal target); one that chooses nothing on cards is played on any opponent."""
+    needs a legal target), and nothing of a protected set; one that takes from a hand at
+    random needs a target holding a card; one that protects needs a set of the player's; one
+    that chooses nothing on cards is played on any opponent."""
     size = t.set_size
     players = t.players
     n = len(players)
     play = card.name
     choice = card.choice
+    targets = [(p + step) % n for step in range(1, n)]
+    if card.takes_random:  # only a target holding a card
+        targets = [q for q in targets if hands[q]]
     if choice == TAKE_DOWN:
-        for step in range(1, n):
-            q = (p + step) % n
+        for q in targets:
             for kind, cards in tabs[q]:
-                if len(cards) < size:
+                if len(cards) < size and not (guards and (q, kind, False) in guards):
                     if kind in cards:
                         acts.append(book.hop_over(play, q, players[q], kind, kind))
                     if WILD in cards and kind not in blocked:
                         acts.append(book.hop_over(play, q, players[q], kind, WILD))
     elif choice == SWAP_DOWN:
         if inc:
-            _game_changers(acts, book, t, p, play, inc, tabs, blocked)
+            _game_changers(acts, book, t, p, play, inc, tabs, blocked, targets, guards)
     elif choice == STEAL_SET:
-        for step in range(1, n):
-            q = (p + step) % n
+        for q in targets:
             seen: list[str] = []
             for kind, cards in tabs[q]:
                 if len(cards) == size and kind not in seen:
                     seen.append(kind)
-                    acts.append(book.steal(players[q], kind, play))
+                    if not (guards and (q, kind, True) in guards):
+                        acts.append(book.steal(players[q], kind, play))
+    elif choice == PROTECT_SET:
+        own: list[tuple[str, bool]] = []
+        for kind, cards in tabs[p]:
+            mark = (kind, len(cards) == size)
+            if mark not in own:
+                own.append(mark)
+        for kind, full in own:
+            if card.targeted:
+                for q in targets:
+                    acts.append(book.protect(play, kind, full, players[q]))
+            else:
+                acts.append(book.protect(play, kind, full, None))
     elif card.targeted:
-        for step in range(1, n):
-            acts.append(book.play_card(play, players[(p + step) % n]))
+        for q in targets:
+            acts.append(book.play_card(play, players[q]))
     else:
         acts.append(book.play_card(play, None))
 
@@ -132,24 +160,31 @@ def _game_changers(
     inc: list[CardSet],
     tabs: list[list[CardSet]],
     blocked: list[str],
+    targets: list[int],
+    guards: Guards,
 ) -> None:
     """Append every swap_down play of ``play`` by seat ``p``, whose incomplete sets are
-    ``inc``."""
+    ``inc``, on each of ``targets`` (seats): never with a target's protected set, which nothing
+    leaves or joins."""
     size = t.set_size
     last = size - 1
     players = t.players
-    n = len(players)
     width = 2 * len(t.kinds)
     give = _offered(inc, t)
-    for step in range(1, n):
-        q = (p + step) % n
+    for q in targets:
         theirs = [s for s in tabs[q] if len(s[1]) < size]
+        if guards:
+            shut = [k for seat, k, full in guards if seat == q and not full]
+            theirs = [s for s in theirs if s[0] not in shut]
+            give_q = [g for g in give if g[0] not in shut]
+        else:
+            give_q = give
         if not theirs:
             continue
         take = _offered(theirs, t)
         target = players[q]
         row = book.changers_of(play, q)
-        for k1, c1, g in give:
+        for k1, c1, g in give_q:
             for k2, c2, h in take:
                 if k1 != k2:
                     if c2 == WILD and k2 in blocked:

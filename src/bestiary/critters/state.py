@@ -15,6 +15,7 @@ from bestiary.core.chance import RandomSource, shuffle
 from bestiary.core.errors import IllegalAction
 from bestiary.core.records import Event, Header
 from bestiary.critters.actions import (
+    PLAYED,
     Allow,
     Complete,
     CrittersAction,
@@ -24,7 +25,10 @@ from bestiary.critters.actions import (
     HopOver,
     Pass,
     PlayCard,
+    Played,
     PlaySet,
+    Protect,
+    RandomCard,
     Reshuffle,
     SayNo,
     SwapWild,
@@ -32,9 +36,17 @@ from bestiary.critters.actions import (
     action_from_event,
 )
 from bestiary.critters.cards import NO, WILD
-from bestiary.critters.effects import DRAW, SKIP_TURN, STEAL_SET, SWAP_DOWN, TAKE_DOWN
+from bestiary.critters.effects import (
+    DRAW,
+    PROTECT_SET,
+    SKIP_TURN,
+    STEAL_SET,
+    SWAP_DOWN,
+    TAKE_DOWN,
+    TAKE_RANDOM,
+)
 from bestiary.critters.kept import interned, seat_moves
-from bestiary.critters.moves import turn_moves
+from bestiary.critters.moves import Guards, turn_moves
 from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
 from bestiary.critters.summary import summary_of
@@ -82,6 +94,7 @@ class CrittersState:
         winners: tuple[int, ...] | None = None,
         ending: str | None = None,
         skips: tuple[int, ...] = (),
+        guards: Guards = (),
     ) -> None:
         """A game on ``table`` in this position (players are seats; the Draw Pile top last).
 
@@ -112,6 +125,9 @@ class CrittersState:
         self._ending = ending
         # seats whose next turn is skipped (a deck's skip_turn card), in the order played
         self._skips = skips
+        # protected sets (a deck's protect_set card): (seat, kind, full), until that seat's
+        # turn comes round again
+        self._guards = guards
         self._log: list[CrittersAction] = []
         # answers kept until the state changes (see _kept): a table asks for each seat's view
         # and the mover's actions, then again for the actions to check the move it sends
@@ -170,6 +186,9 @@ class CrittersState:
             winners=tuple(seat[w] for w in view["winners"]) if over else None,
             ending="won" if over else None,
             skips=tuple([seat[p] for p in view["skip_next"]]) if "skip_next" in view else (),
+            guards=tuple(
+                [(seat[p], m["kind"], bool(m["full"])) for p, m in view.get("protected", ())]
+            ),
         )
 
     # ----------------------------------------------------------------- public read-outs
@@ -269,6 +288,17 @@ class CrittersState:
     def skip_next(self) -> list[str]:
         """The players whose next turn is skipped (a skip_turn card was played on them)."""
         return [self.players[i] for i in self._skips]
+
+    @property
+    def protected(self) -> list[tuple[str, str, bool]]:
+        """The protected sets (a protect_set card was played): (owner, kind, full), in the
+        order protected."""
+        return [(self.players[i], kind, full) for i, kind, full in self._guards]
+
+    @property
+    def random_card_due(self) -> bool:
+        """A take_random card is taking effect: chance picks a card of its target's hand."""
+        return self._chance and self._pending is not None
 
     def hand(self, player: str) -> list[str]:
         """``player``'s hand (hidden information: not for other seats)."""
@@ -420,6 +450,7 @@ class CrittersState:
             winners=self._winners,
             ending=self._ending,
             skips=self._skips,
+            guards=self._guards,
         )
 
     def shuffle_draw_pile(self, rng: random.Random) -> None:
@@ -429,12 +460,23 @@ class CrittersState:
         shuffle(rng, self._draw)
 
     # ----------------------------------------------------------------- chance
-    def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle:
-        """A random reshuffle of the centre pile (only meaningful while ``chance_due``).
+    def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle | RandomCard:
+        """What chance does now (only meaningful while ``chance_due``): a random reshuffle of
+        the centre pile, or, while a take_random card takes effect, a card of its target's hand
+        picked at random.
 
-        ``rng`` None: the reshuffle the record's own seed gives (for records that carry no
-        reshuffle events); IllegalAction if the game has no seed.
+        ``rng`` None: the outcome the record's own seed gives (for records that carry no chance
+        events); IllegalAction if the game has no seed.
         """
+        pending = self._pending
+        if isinstance(pending, PLAYED):  # a take_random card: a card of its target's hand
+            if rng is None:
+                if self._chance_seed is None:
+                    raise IllegalAction("a random_card event is due here")
+                rng = random.Random(f"critters random card {self._chance_seed}:{len(self._log)}")
+            target = getattr(pending, "target", None)
+            hand = self._hands[self._t.seat[target]] if target is not None else []
+            return RandomCard(target or "", pending.by, hand[rng.randrange(len(hand))])
         if rng is None:
             if self._chance_seed is None:
                 raise IllegalAction("a reshuffle event is due here")
@@ -483,7 +525,7 @@ class CrittersState:
         if p != self._turn:
             return []
         hand = self._hands[p]
-        acts = turn_moves(self._t, hand, self._tabs, p, by)
+        acts = turn_moves(self._t, self._hands, self._tabs, p, by, self._guards)
         if len(hand) <= self._t.hand_limit:
             acts.append(seat_moves(self._t, p, by).passes)
         elif not acts:
@@ -502,7 +544,16 @@ class CrittersState:
             self._check_reshuffle(action)
             self._reshuffle(action)
             return [action.to_event()]
+        if isinstance(action, RandomCard):
+            self._check_random_card(action)
+            self._random_card(action)
+            return [self._event(action, self.is_over)]
         if self._chance:
+            if self._pending is not None:
+                raise IllegalAction(
+                    f"a card of {getattr(self._pending, 'target', None)}'s hand must first be "
+                    "picked at random (a random_card event is due here)"
+                )
             raise IllegalAction(
                 "the centre pile must be reshuffled into a new Draw Pile first (a reshuffle "
                 "event is due here)"
@@ -521,7 +572,22 @@ class CrittersState:
         event = action.to_event()
         return {**event, "ending": self._ending} if last else event
 
+    def _check_random_card(self, action: RandomCard) -> None:
+        pending = self._pending
+        if not self._chance or not isinstance(pending, PLAYED):
+            raise IllegalAction("no card is being taken at random here")
+        target = getattr(pending, "target", None)
+        if (action.from_, action.to) != (target, pending.by):
+            raise IllegalAction(
+                f"the {pending.play} takes a card of {target}'s hand into {pending.by}'s, "
+                f"not of {action.from_}'s into {action.to}'s"
+            )
+        if action.card not in self._hands[self._t.seat[action.from_]]:
+            raise IllegalAction(f"{action.from_} holds no {action.card}")
+
     def _check_reshuffle(self, action: Reshuffle) -> None:
+        if self._pending is not None:
+            raise IllegalAction("a random_card event is due here, not a reshuffle")
         if not self._chance:
             raise IllegalAction("no reshuffle is due here (the Draw Pile is not being renewed)")
         if sorted(action.order) != sorted(self._centre):
@@ -534,7 +600,7 @@ class CrittersState:
         source = RandomSource(rng)
         while steps < max_steps and self._winners is None:
             if self._chance:
-                self._reshuffle(self.chance_outcome(rng))
+                self.play_legal(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
                 self.play_legal(source.pick(self._legal_now(seat)))  # once a position: not kept
@@ -559,7 +625,7 @@ class CrittersState:
             self._do_allow(action)
         elif isinstance(action, Discard):
             self._do_discard(action)
-        elif isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard)):
+        elif isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard, Protect)):
             self._do_action_card(action)
         elif isinstance(action, PlaySet):
             self._do_set(action)
@@ -569,6 +635,8 @@ class CrittersState:
             self._do_swap_wild(action)
         elif isinstance(action, SayNo):
             self._do_no(action)
+        elif isinstance(action, RandomCard):
+            self._random_card(action)
         else:
             self._reshuffle(action)
 
@@ -603,10 +671,17 @@ class CrittersState:
             self._ranked_ending("exhausted")
             return
         seat = (self._turn + 1) % n
+        if self._guards:  # a seat's protection lasts until its turn comes round, skipped or not
+            self._unguard(seat)
         while self._skips and seat in self._skips:  # that seat's turn is skipped, once
             self._skips = tuple(s for s in self._skips if s != seat)
             seat = (seat + 1) % n
+            if self._guards:
+                self._unguard(seat)
         self._begin_turn(seat)
+
+    def _unguard(self, seat: int) -> None:
+        self._guards = tuple(g for g in self._guards if g[0] != seat)
 
     def _ranked_ending(self, ending: str) -> None:
         """The end by ranking (RULINGS.md's exhausted ending; the stalled one ranks alike):
@@ -693,7 +768,7 @@ class CrittersState:
         self._check_win(p)
         self._end_turn(False)
 
-    def _do_action_card(self, a: HopOver | GameChanger | UltimateCollector | PlayCard) -> None:
+    def _do_action_card(self, a: Played) -> None:
         """The card goes to the centre pile; its target answers if the card may be answered by
         NO!, else it takes effect at once."""
         p = self._turn
@@ -722,17 +797,32 @@ class CrittersState:
         p, q = self._turn, self._awaiting
         self._pending = None
         self._awaiting = -1
-        if isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard)):
+        if isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard, Protect)):
             self._take_effect(action, p, q)
 
     def _take_effect(
-        self, a: HopOver | GameChanger | UltimateCollector | PlayCard, p: int, q: int
+        self,
+        a: Played,
+        p: int,
+        q: int,
+        start: int = 0,
     ) -> None:
         """Seat ``p``'s card ``a`` on seat ``q`` (-1: none) does what its definition says, each
-        effect in the order written; then the win is checked for both and the turn ends."""
+        effect in the order written from ``start``; then the win is checked for both and the
+        turn ends. At take_random it stops: chance picks the card (``_random_card``, which
+        goes on with the effects after it)."""
         card = self._t.action_card(a.play)
-        for effect in () if card is None else card.effects:
-            if effect == TAKE_DOWN and isinstance(a, HopOver):
+        effects = () if card is None else card.effects
+        for at in range(start, len(effects)):
+            effect = effects[at]
+            if effect == TAKE_RANDOM:
+                if q >= 0 and self._hands[q]:
+                    self._pending = a
+                    self._chance = True
+                    return
+            elif effect == PROTECT_SET and isinstance(a, Protect):
+                self._guards = (*self._guards, (p, a.kind, a.full))
+            elif effect == TAKE_DOWN and isinstance(a, HopOver):
                 self._leave(q, a.kind, a.card)
                 self._arrive(p, a.kind, a.card)
             elif effect == SWAP_DOWN and isinstance(a, GameChanger):
@@ -755,6 +845,22 @@ class CrittersState:
                         hand.append(self._draw.pop())
         self._check_win(p, q)
         self._end_turn(False)
+
+    def _random_card(self, a: RandomCard) -> None:
+        """Chance's pick for a take_random card: the card changes hands, then the card's
+        effects after take_random take place."""
+        played = self._pending
+        self._log.append(a)
+        self._pending = None
+        self._chance = False
+        seat = self._t.seat
+        p, q = seat[a.to], seat[a.from_]
+        self._hands[q].remove(a.card)
+        self._hands[p].append(a.card)
+        if isinstance(played, PLAYED):
+            card = self._t.action_card(played.play)
+            after = 0 if card is None else card.effects.index(TAKE_RANDOM) + 1
+            self._take_effect(played, p, q, after)
 
     def _do_swap_wild(self, a: SwapWild) -> None:
         p = self._turn
