@@ -5,6 +5,7 @@ random new cards."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections import Counter
 from pathlib import Path
@@ -546,6 +547,8 @@ def test_decks_with_random_new_cards(cards: list[Any], n: int, seed: int) -> Non
         if step % 17 == 0:  # what a seat sees does not depend on the hidden cards' deal
             view = state.view(player)
             assert determinize(state, player, rng).view(player) == view
+        if step % 23 == 0:  # a copy and a pickle take every field: the same game, apart
+            same_game_apart(state, player)
         state.apply(rng.choice(state.legal_actions(player)))
         # every card in exactly one place
         places: Counter[str] = Counter(state.draw_pile + state.centre_pile)
@@ -556,6 +559,18 @@ def test_decks_with_random_new_cards(cards: list[Any], n: int, seed: int) -> Non
         assert places == Counter(deck.cards())
     assert state.is_over
     replays(state)
+
+
+def same_game_apart(state: CrittersState, player: str) -> None:
+    """A clone and a pickled copy of ``state`` are the same game (record, views, legal
+    actions, the marks and skips of the deck's cards), and moving one moves neither other."""
+    before = (state.summary(), state.events(), state.view(player), state.view(None))
+    for copy in (state.clone(), pickle.loads(pickle.dumps(state))):
+        assert (copy.summary(), copy.events(), copy.view(player), copy.view(None)) == before
+        assert copy.legal_actions(player) == state.legal_actions(player)
+        assert (copy.protected, copy.skip_next) == (state.protected, state.skip_next)
+        copy.apply(copy.legal_actions(player)[0])
+        assert (state.summary(), state.events(), state.view(player), state.view(None)) == before
 
 
 def hidden_card_stays_hidden(state: CrittersState, rng: random.Random) -> None:

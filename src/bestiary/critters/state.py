@@ -8,7 +8,6 @@ made). The Draw Pile is stored top *last* so that drawing is a cheap ``pop()``.
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any, Final, Self
 
 from bestiary.core.chance import RandomSource, shuffle
@@ -76,58 +75,43 @@ class CrittersState:
     """One game of critters in progress (the ``State`` protocol of bestiary.core.game)."""
 
     def __init__(
-        self,
-        table: Table,
-        chance_seed: int | None,
-        hands: list[list[str]],
-        draw: list[str],
-        *,
-        centre: list[str] | None = None,
-        tableaus: list[list[CardSet]] | None = None,
-        turn: int | None = None,
-        awaiting: int = -1,
-        pending: CrittersAction | None = None,
-        chance: bool = False,
-        quiet: int = 0,
-        began_empty: bool = False,
-        stale: int = 0,
-        winners: tuple[int, ...] | None = None,
-        ending: str | None = None,
-        skips: tuple[int, ...] = (),
-        guards: Guards = (),
+        self, table: Table, chance_seed: int | None, hands: list[list[str]], draw: list[str]
     ) -> None:
-        """A game on ``table`` in this position (players are seats; the Draw Pile top last).
+        """A game on ``table`` before its first turn begins: ``hands`` dealt, the Draw Pile
+        ``draw`` (top last), nothing down, the first player to play. ``deal`` and ``from_view``
+        are the two ways in.
 
-        The defaults are a game before its first turn begins: nothing down, the first player to
-        play. ``deal`` and ``from_view`` are the two ways in.
+        Every field of a game is declared here, once: a copy (``clone``) and pickling take
+        them all from this declaration (``_fields``), but for what is only kept (``_KEPT``).
         """
         self._t = table
         self.players = table.players
-        # Chance is always an explicit Reshuffle event, sampled by the driver. A record made
-        # from a seed alone gets reshuffle k from random.Random(f"...{seed}:{k}") instead
-        # (``chance_outcome(None)``): the same game on every machine.
+        # Chance is always an explicit event (a reshuffle; a take_random card's pick), sampled
+        # by the driver. A record made from a seed alone gets reshuffle k from
+        # random.Random(f"...{seed}:{k}") instead (``chance_outcome(None)``): the same game on
+        # every machine.
         self._chance_seed = chance_seed
         self._shuffles = 0
         self._hands = hands
         self._draw = draw
-        self._centre = [] if centre is None else centre
-        self._tabs = [[] for _ in table.players] if tableaus is None else tableaus
-        self._turn = table.first if turn is None else turn
-        self._awaiting = awaiting
-        self._pending = pending
-        self._chance = chance
-        self._quiet = quiet
-        self._began_empty = began_empty
+        self._centre: list[str] = []
+        self._tabs: list[list[CardSet]] = [[] for _ in table.players]
+        self._turn = table.first
+        self._awaiting = -1  # the seat who must answer the pending action card, or -1
+        self._pending: CrittersAction | None = None
+        self._chance = False  # a chance event is due (a reshuffle, or the pick of _pending)
+        self._quiet = 0
+        self._began_empty = False
         # The stalled ending: reshuffles since the table last held a new full set (full sets are
         # never broken up or lost, so a new one is one just made: see _made_full).
-        self._stale = stale
-        self._winners = winners
-        self._ending = ending
+        self._stale = 0
+        self._winners: tuple[int, ...] | None = None
+        self._ending: str | None = None
         # seats whose next turn is skipped (a deck's skip_turn card), in the order played
-        self._skips = skips
+        self._skips: tuple[int, ...] = ()
         # protected sets (a deck's protect_set card): (seat, kind, full), until that seat's
         # turn comes round again
-        self._guards = guards
+        self._guards: Guards = ()
         self._log: list[CrittersAction] = []
         # answers kept until the state changes (see _kept): a table asks for each seat's view
         # and the mover's actions, then again for the actions to check the move it sends
@@ -169,27 +153,25 @@ class CrittersState:
                 del pool[:n]
         seat = table.seat
         over = bool(view["over"])
-        return cls(
-            table,
-            rng.getrandbits(64),
-            hands,
-            pool,
-            centre=list(view["centre_pile"]),
-            tableaus=[card_sets(view, p) for p in table.players],
-            turn=None if view["turn"] is None else seat[view["turn"]],
-            awaiting=-1 if view["awaiting"] is None else seat[view["awaiting"]],
-            pending=None if view["pending"] is None else action_from_event(view["pending"]),
-            chance=bool(view["chance_due"]),
-            quiet=int(view["quiet_turns"]),
-            began_empty=bool(view["began_with_empty_draw_pile"]),
-            stale=int(view.get("stale_reshuffles", 0)),
-            winners=tuple(seat[w] for w in view["winners"]) if over else None,
-            ending="won" if over else None,
-            skips=tuple([seat[p] for p in view["skip_next"]]) if "skip_next" in view else (),
-            guards=tuple(
-                [(seat[p], m["kind"], bool(m["full"])) for p, m in view.get("protected", ())]
-            ),
+        state = cls(table, rng.getrandbits(64), hands, pool)
+        state._centre = list(view["centre_pile"])
+        state._tabs = [card_sets(view, p) for p in table.players]
+        if view["turn"] is not None:
+            state._turn = seat[view["turn"]]
+        state._awaiting = -1 if view["awaiting"] is None else seat[view["awaiting"]]
+        state._pending = None if view["pending"] is None else action_from_event(view["pending"])
+        state._chance = bool(view["chance_due"])
+        state._quiet = int(view["quiet_turns"])
+        state._began_empty = bool(view["began_with_empty_draw_pile"])
+        state._stale = int(view.get("stale_reshuffles", 0))
+        if over:
+            state._winners = tuple(seat[w] for w in view["winners"])
+            state._ending = "won"
+        state._skips = tuple([seat[p] for p in view.get("skip_next", ())])
+        state._guards = tuple(
+            [(seat[p], m["kind"], bool(m["full"])) for p, m in view.get("protected", ())]
         )
+        return state
 
     # ----------------------------------------------------------------- public read-outs
     @property
@@ -415,43 +397,22 @@ class CrittersState:
         return tuple(self._log)
 
     # ----------------------------------------------------------------- copying
+    # Through the constructor, then field by field as ``__init__`` declares them: a compiled
+    # (mypyc) state has no __dict__ to copy and cannot be made without its __init__.
     def clone(self) -> Self:
-        # Through the constructor, field by field: a compiled (mypyc) state has no __dict__ to
-        # copy and cannot be made without its __init__.
-        other = type(self)(
-            self._t,
-            self._chance_seed,
-            [h[:] for h in self._hands],
-            self._draw[:],
-            **self._position(),
-        )
-        other._shuffles = self._shuffles
-        other._log = self._log[:]
+        other = type(self)(self._t, self._chance_seed, [h[:] for h in self._hands], self._draw[:])
+        for name in _fields(self):
+            setattr(other, name, _copied(getattr(self, name)))
         return other
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and deep-copied) through the constructor too, for the same reason."""
-        made = partial(type(self), **self._position())
-        kept = {"_shuffles": self._shuffles, "_log": self._log}
-        return made, (self._t, self._chance_seed, self._hands, self._draw), kept
+        made = (self._t, self._chance_seed, self._hands, self._draw)
+        return type(self), made, {name: getattr(self, name) for name in _fields(self)}
 
-    def _position(self) -> dict[str, Any]:
-        """The constructor's keyword arguments for this position (lists copied)."""
-        return dict(
-            centre=self._centre[:],
-            tableaus=[t[:] for t in self._tabs],
-            turn=self._turn,
-            awaiting=self._awaiting,
-            pending=self._pending,
-            chance=self._chance,
-            quiet=self._quiet,
-            began_empty=self._began_empty,
-            stale=self._stale,
-            winners=self._winners,
-            ending=self._ending,
-            skips=self._skips,
-            guards=self._guards,
-        )
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
 
     def shuffle_draw_pile(self, rng: random.Random) -> None:
         """Put the Draw Pile in a fresh random order (its order is nobody's knowledge: a search
@@ -884,6 +845,27 @@ class CrittersState:
         self._hands[self._turn].remove(a.card)
         self._centre.append(a.card)
         self._end_turn(True)
+
+
+# What the constructor is given, and what a state only keeps for itself (``_kept``): a copy
+# and a pickle take every other field ``__init__`` declares.
+_GIVEN: Final = frozenset(("_t", "players", "_chance_seed", "_hands", "_draw"))
+_KEPT: Final = frozenset(("_memo_at", "_memos"))
+
+
+def _fields(state: CrittersState) -> list[str]:
+    """The fields of ``state`` a copy takes, as ``__init__`` declares them (compiled, the
+    class lists them in ``__mypyc_attrs__``)."""
+    names = getattr(type(state), "__mypyc_attrs__", None) or tuple(vars(state))
+    return [name for name in names if name not in _GIVEN and name not in _KEPT]
+
+
+def _copied(value: Any) -> Any:
+    """A field's value for a copy: a list copied, with the lists in it (a tableau's, every
+    seat's); everything else (tuples, numbers, text, actions) is never changed in place."""
+    if isinstance(value, list):
+        return [v[:] if isinstance(v, list) else v for v in value]
+    return value
 
 
 def determinize(
