@@ -39,7 +39,12 @@ def turn_moves(
     hand = hands[p]
     mine = tabs[p]
     make = seat_moves(t, p, by)
-    wilds = hand.count(WILD)
+    # The hand counted by card, once: "is it held", "how many" are then a lookup each (a scan
+    # of the hand per kind compares every card it is not).
+    held: dict[str, int] = {}
+    for c in hand:
+        held[c] = held.get(c, 0) + 1
+    wilds = held.get(WILD, 0)
     # No wild may go where it would make a full set of wilds only (RULINGS: a set needs a
     # critter): the kinds whose incomplete set is one wild short of that.
     no_wild_to: list[str] = []
@@ -53,7 +58,7 @@ def turn_moves(
     acts: list[CrittersAction] = []
     # Place a critter down in front of you; a wild as any kind.
     for kind in kinds:
-        if kind in hand:
+        if kind in held:
             acts.append(make.down(kind))
     if wilds:
         for kind in kinds:
@@ -61,28 +66,26 @@ def turn_moves(
                 acts.append(make.wild_down(kind))
     # Play a full set: n critters of a kind and the rest wilds, at least one critter.
     for kind in kinds:
-        held = hand.count(kind)
-        for n in range(max(1, size - wilds), min(held, size) + 1):
+        for n in range(max(1, size - wilds), min(held.get(kind, 0), size) + 1):
             acts.append(make.play_set(kind, n))
     # Complete a set: onto an incomplete set, exactly the cards it needs (n critters, the rest
     # wilds), so that it holds a critter.
     for kind, cards in mine:
         need = size - len(cards)
         if need > 0:
-            held = hand.count(kind)
-            for n in range(min(held, need) + 1):
+            for n in range(min(held.get(kind, 0), need) + 1):
                 if need - n <= wilds and (n or kind in cards):
                     acts.append(make.complete(kind, need, n))
     # A critter in place of the wild of its full set; the wild moves to another set.
     if wild_in_full:
         for kind in kinds:
-            if kind in wild_in_full and kind in hand:
+            if kind in wild_in_full and kind in held:
                 for to in kinds:
                     if to not in no_wild_to:
                         acts.append(make.swap_wild(kind, to))
     # Play an action card.
     for card, _ in t.playable:
-        if card.name in hand:
+        if card.name in held:
             _card_moves(acts, make, t, p, card, hands, tabs, no_wild_to, guards)
     return acts
 
@@ -181,8 +184,9 @@ def _swaps(
         if not theirs:
             continue
         target = players[q]
+        taken = _down_cards(theirs)
         for k1, c1 in _down_cards(given):
-            for k2, c2 in _down_cards(theirs):
+            for k2, c2 in taken:
                 if k1 != k2:
                     if c2 == WILD and k2 in no_wild_to:
                         continue
