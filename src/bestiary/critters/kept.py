@@ -92,10 +92,10 @@ class SeatMoves:
         self.allow: Allow = self._make(Allow, by)
         self.say_no: SayNo = self._make(SayNo, by)
         self._place = {kind: i for i, kind in enumerate(kinds)}
-        self._downs: dict[str, Down] = {}
-        self._wild_downs: dict[str, Down] = {}
+        self._downs: dict[str, Down] = {k: self._make(Down, by, k, None) for k in kinds}
+        self._wild_downs: dict[str, Down] = {k: self._make(Down, by, WILD, k) for k in kinds}
         # PlaySet of n critters of the kind (the rest wilds) at [n]
-        self._sets: dict[str, list[PlaySet | None]] = {}
+        self._sets: dict[str, list[PlaySet | None]] = {k: [None] * (size + 1) for k in kinds}
         # kind -> to -> SwapWild
         self._swaps: dict[str, dict[str, SwapWild]] = {}
         # kind -> Complete putting n of the kind and (need - n) wilds at need * (size + 1) + n
@@ -110,21 +110,13 @@ class SeatMoves:
         return interned(cls, *args) if self.keep else cls(*args)
 
     def down(self, kind: str) -> Down:
-        found = self._downs.get(kind)
-        if found is None:
-            found = self._downs[kind] = self._make(Down, self.by, kind, None)
-        return found
+        return self._downs[kind]
 
     def wild_down(self, kind: str) -> Down:
-        found = self._wild_downs.get(kind)
-        if found is None:
-            found = self._wild_downs[kind] = self._make(Down, self.by, WILD, kind)
-        return found
+        return self._wild_downs[kind]
 
     def play_set(self, kind: str, n: int) -> PlaySet:
-        row = self._sets.get(kind)
-        if row is None:
-            row = self._sets[kind] = [None] * (self.size + 1)
+        row = self._sets[kind]
         found = row[n]
         if found is None:
             cards = (kind,) * n + (WILD,) * (self.size - n)

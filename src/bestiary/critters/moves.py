@@ -43,7 +43,7 @@ def turn_moves(
     # of the hand per kind compares every card it is not).
     held: dict[str, int] = {}
     for c in hand:
-        held[c] = held.get(c, 0) + 1
+        held[c] = held[c] + 1 if c in held else 1
     wilds = held.get(WILD, 0)
     # No wild may go where it would make a full set of wilds only (RULINGS: a set needs a
     # critter): the kinds whose incomplete set is one wild short of that.
@@ -66,8 +66,9 @@ def turn_moves(
                 acts.append(make.wild_down(kind))
     # Play a full set: n critters of a kind and the rest wilds, at least one critter.
     for kind in kinds:
-        for n in range(max(1, size - wilds), min(held.get(kind, 0), size) + 1):
-            acts.append(make.play_set(kind, n))
+        if kind in held:
+            for n in range(max(1, size - wilds), min(held[kind], size) + 1):
+                acts.append(make.play_set(kind, n))
     # Complete a set: onto an incomplete set, exactly the cards it needs (n critters, the rest
     # wilds), so that it holds a critter.
     for kind, cards in mine:
