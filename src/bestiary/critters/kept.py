@@ -91,9 +91,7 @@ class SeatMoves:
         self.passes: Pass = self._make(Pass, by)
         self.allow: Allow = self._make(Allow, by)
         self.say_no: SayNo = self._make(SayNo, by)
-        # a Down Card's place in a seat's GameChanger row: 2 * the kind's place, + 1 for a wild
-        self._slot = {kind: 2 * i for i, kind in enumerate(kinds)}
-        self._width = 2 * len(kinds)
+        self._place = {kind: i for i, kind in enumerate(kinds)}
         self._downs: dict[str, Down] = {k: self._make(Down, by, k, None) for k in kinds}
         self._wild_downs: dict[str, Down] = {k: self._make(Down, by, WILD, k) for k in kinds}
         # PlaySet of n critters of the kind (the rest wilds) at [n]
@@ -163,15 +161,15 @@ class SeatMoves:
     def changer(
         self, play: str, q: int, target: str, k1: str, c1: str, k2: str, c2: str
     ) -> GameChanger:
-        if play not in self._changers:
-            self._changers[play] = {}
-        rows = self._changers[play]
-        width = self._width
-        if q not in rows:
-            rows[q] = [None] * (width * width)
-        row = rows[q]
-        slot = self._slot
-        at = (slot[k1] + (c1 == WILD)) * width + slot[k2] + (c2 == WILD)
+        rows = self._changers.get(play)
+        if rows is None:
+            rows = self._changers[play] = {}
+        width = 2 * len(self._place)
+        row = rows.get(q)
+        if row is None:
+            row = rows[q] = [None] * (width * width)
+        place = self._place
+        at = (2 * place[k1] + (c1 == WILD)) * width + 2 * place[k2] + (c2 == WILD)
         found = row[at]
         if found is None:
             found = row[at] = self._make(GameChanger, self.by, target, k1, c1, k2, c2, play)

@@ -174,7 +174,6 @@ def _swaps(
     mine = [s for s in tabs[p] if len(s[1]) < size]
     if not mine:
         return
-    mine_cards = _down_cards(mine)
     for q in targets:
         theirs = [s for s in tabs[q] if len(s[1]) < size]
         if guards:
@@ -187,7 +186,7 @@ def _swaps(
             continue
         target = players[q]
         taken = _down_cards(theirs)
-        for k1, c1 in _down_cards(given) if guards else mine_cards:
+        for k1, c1 in _down_cards(given):
             for k2, c2 in taken:
                 if k1 != k2:
                     if c2 == WILD and k2 in no_wild_to:
