@@ -313,6 +313,7 @@ def grammar(text: str) -> list[str]:
         # a deck with new action cards (docs/cards.md): they are said by their titles too
         ("critters", 20, 400, "sneaky.toml"),
         ("critters", 20, 400, "windfall.toml"),
+        ("critters", 20, 400, "pickpocket.toml"),
     ],
 )
 def test_sentences_over_every_card_and_move(

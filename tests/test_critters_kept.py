@@ -23,7 +23,7 @@ def both(seed: int, n: int, options: dict[str, Any]) -> tuple[CrittersState, Cri
     return kept, CrittersState.deal(plain_table, seed)
 
 
-@pytest.mark.parametrize("deck", [None, "sneaky.toml", "windfall.toml"])
+@pytest.mark.parametrize("deck", [None, "sneaky.toml", "windfall.toml", "pickpocket.toml"])
 def test_keeping_changes_nothing(deck: str | None) -> None:
     options = {"deck": str(DECKS / deck)} if deck else {}
     for seed in range(60):

@@ -310,3 +310,41 @@ def test_a_decks_own_cards_by_title_and_description_in_table_menu_and_log() -> N
     assert critters_words(event, view["cards"]) == (
         "ann plays Sneak on bo: take a wild from bo's fox set"
     )
+
+
+def test_take_random_and_protect_set_in_words_menu_and_table() -> None:
+    deck = Path(__file__).parent.parent / "examples" / "decks" / "pickpocket.toml"
+    cards = GAME.new_game(["ann", "bo"], {"deck": str(deck)}, seed=1).view("ann")["cards"]
+    taken = {"do": "random_card", "from": "bo", "to": "ann", "card": "fox"}
+    assert critters_words(taken, cards) == "ann takes a fox at random from bo's hand"
+    hidden = {"do": "random_card", "from": "bo", "to": "ann"}  # as a third seat sees it
+    assert critters_words(hidden, cards) == "ann takes a card at random from bo's hand"
+    shield = {"by": "ann", "do": "shield", "kind": "owl", "full": True}
+    assert critters_words(shield, cards) == "ann plays Shield: protect their full owl set"
+    pick = {"by": "ann", "do": "pickpocket", "target": "bo"}
+    assert critters_words(pick, cards) == (
+        "ann plays Pickpocket on bo: Take a card at random from an opponent's hand."
+    )
+    # a game until a set is protected: the table marks it, the menu offered it by its words
+    rng = random.Random(3)
+    for seed in range(60):
+        state = GAME.new_game(["ann", "bo"], {"deck": str(deck)}, seed=seed)
+        while not state.is_over and not state.protected:
+            if state.chance_due:
+                state.apply(state.chance_outcome(rng))
+                continue
+            me = str(state.to_act)
+            legal = state.legal_actions(me)
+            shields = [g for g in group_moves(legal, cards) if g.do == "shield"]
+            if shields:
+                assert shields[0].title.startswith("Shield (Protect one of your sets")
+                move = shields[0].moves[0]
+                assert move.label.startswith("protect your ")
+                state.apply(move.action)
+            else:
+                state.apply(rng.choice(legal))
+        if state.protected:
+            break
+    owner, kind, _ = state.protected[0]
+    shown = text_of(critters_table(state.view("ann")))
+    assert "⛨ protected" in shown and kind in shown, (owner, kind, shown)

@@ -21,13 +21,17 @@ section             size               one id per
                                        ultimate_collector, then the deck's own cards)
 ``card NAME``       by its choice      each of the deck's own d action cards, in deck
                                        order: take_down as ``hop_over``, swap_down as
-                                       ``game_changer``, steal_set as ``ultimate``; no
-                                       choice: (n-1) targets, or 1 if it has none
+                                       ``game_changer``, steal_set as ``ultimate``;
+                                       protect_set: (kind, full or not) per target, or
+                                       2k if it has none; no choice: (n-1) targets, or
+                                       1 if it has none
 ==================  =================  ==============================================
 
-where C = 2 + 3 + ... + s (for s = 3: 5). Chance (reshuffles) is the engine's, never an id.
-A deck's own cards also widen the observation's hand, centre pile and pending entries, and a
-deck with a skip_turn card adds whose turn is skipped; the sheet's deck encodes as it always has.
+where C = 2 + 3 + ... + s (for s = 3: 5). Chance (reshuffles, a take_random card's pick) is
+the engine's, never an id. A deck's own cards also widen the observation's hand, centre pile
+and pending entries; a deck with a skip_turn card adds whose turn is skipped, one with a
+protect_set card which sets are protected (seat, kind, full or not); the sheet's deck encodes
+as it always has.
 
 >>> enc = CrittersEncoding(("ann", "bo"), ("fox", "owl"), set_size=3)
 >>> enc.size, enc.describe(enc.action_id(PlaySet("ann", "owl", ("owl", "owl", "wild"))))
@@ -55,12 +59,13 @@ from bestiary.critters.actions import (
     Pass,
     PlayCard,
     PlaySet,
+    Protect,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
 from bestiary.critters.cards import ACTION_CARDS, WILD, cards_from_spec
-from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
+from bestiary.critters.effects import PROTECT_SET, STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
 from bestiary.critters.state import CrittersState
 
 FloatArray: TypeAlias = npt.NDArray[np.float32]
@@ -93,6 +98,7 @@ class CrittersEncoding:
         self.pending_kinds = (*PENDING_KINDS, *(c.name for c in self.own))
         self._pending_index = {name: i for i, name in enumerate(self.pending_kinds)}
         self._skips = any(c.skips for c in self.own)
+        self._guards = any(c.choice == PROTECT_SET for c in self.own)
         # (need, critters) pairs of a ``complete``, in id order.
         self.completions = [(need, c) for need in range(1, set_size) for c in range(need + 1)]
         self._completion_index = {pair: i for i, pair in enumerate(self.completions)}
@@ -113,6 +119,7 @@ class CrittersEncoding:
         ]
         for card in self.own:
             width = {TAKE_DOWN: m * k * 2, SWAP_DOWN: m * 4 * k * k, STEAL_SET: m * k}
+            width[PROTECT_SET] = (m if card.targeted else 1) * 2 * k
             sizes.append((f"card {card.name}", width.get(card.choice, m if card.targeted else 1)))
         self.sections: dict[str, tuple[int, int]] = {}
         at = 0
@@ -178,6 +185,9 @@ class CrittersEncoding:
         if isinstance(a, UltimateCollector):
             start = self._start(self._section(a.play, "ultimate"))
             return start + self._target(a.by, a.target) * k + ki[a.kind]
+        if isinstance(a, Protect):
+            start = self._start(f"card {a.play}") + 2 * ki[a.kind] + a.full
+            return start if a.target is None else start + self._target(a.by, a.target) * 2 * k
         if isinstance(a, PlayCard):
             start = self._start(f"card {a.play}")
             return start if a.target is None else start + self._target(a.by, a.target)
@@ -246,6 +256,9 @@ class CrittersEncoding:
             )
         if choice == STEAL_SET:
             return UltimateCollector(player, target(i // k), kinds[i % k], play[choice])
+        if own is not None and choice == PROTECT_SET:
+            on = target(i // (2 * k)) if own.targeted else None
+            return Protect(player, own.name, kinds[i % (2 * k) // 2], bool(i % 2), on)
         if own is not None:
             return PlayCard(player, own.name, target(i) if own.targeted else None)
         if section == "no":
@@ -315,6 +328,8 @@ class CrittersEncoding:
         ]
         if self._skips:
             self.layout.append(("skip_next", self.n))
+        if self._guards:
+            self.layout.append(("protected", self.n * 2 * k))
         self.offsets: dict[str, int] = {}
         at = 0
         for name, width in self.layout:
@@ -385,6 +400,10 @@ class CrittersEncoding:
         if self._skips:
             for who in view.get("skip_next", ()):
                 out[off["skip_next"] + (self.seat[who] - me) % n] = 1
+        if self._guards:
+            for owner, mark in view.get("protected", ()):
+                j = (self.seat[owner] - me) % n * 2 * self.k + 2 * ki[mark["kind"]] + mark["full"]
+                out[off["protected"] + j] = 1
         return np.array(out, dtype=np.float32)
 
     def _count_sets(
@@ -466,7 +485,9 @@ class CrittersEncoding:
             out[self._awaiting_at + (self.seat[awaiting] - me) % n] = 1
         pending = state.pending
         if pending is not None:
-            assert isinstance(pending, HopOver | GameChanger | UltimateCollector | PlayCard)
+            assert isinstance(
+                pending, HopOver | GameChanger | UltimateCollector | PlayCard | Protect
+            )
             out[self._pending_at + self._pending_index[pending.play]] = 1
             if not isinstance(pending, PlayCard):
                 taken = pending.take_kind if isinstance(pending, GameChanger) else pending.kind
@@ -478,6 +499,10 @@ class CrittersEncoding:
         if self._skips:
             for who in state.skip_next:
                 out[tail + 3 + (self.seat[who] - me) % n] = 1
+        if self._guards:
+            at = self.offsets["protected"]
+            for owner, guarded, full in state.protected:
+                out[at + (self.seat[owner] - me) % n * 2 * k + 2 * ki[guarded] + full] = 1
         return out
 
     def observe_state(self, state: CrittersState, player: str, out: MutableSequence[float]) -> None:

@@ -133,6 +133,12 @@ class Table(SpielTable):
         super().__init__(params)
         self.options = _options(self.params)
         probe = GAME.new_game(self.players, self.options, seed=0)  # validates the options
+        chanced = [c.name for c in probe.table.deck.own_cards if c.takes_random]
+        if chanced:  # its chance deals the deck card by card; a pick from a hand is another
+            raise BadOption(
+                f"the OpenSpiel critters game cannot model the take_random card {chanced[0]!r} "
+                "(chance here deals cards; play such decks through the gym or vector env)"
+            )
         self.deck_counts: dict[str, int] = dict(probe.table.deck.counts)
         self.deck_size = probe.table.deck.size
         self.hand_limit = probe.hand_limit

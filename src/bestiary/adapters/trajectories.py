@@ -43,6 +43,9 @@ from bestiary.core.records import read_record
 
 Record = tuple[dict[str, Any], list[dict[str, Any]]]  # header, events
 
+# critters' chance events (the engine's own; any other table event waits for them)
+_CHANCE = ("reshuffle", "random_card")
+
 
 @dataclass
 class Trajectories:
@@ -155,7 +158,7 @@ def trajectories(records: Iterable[Record]) -> Trajectories:
             except ValueError as err:
                 raise BadOption(f"record {index + 1}, event {k + 1}: {err}") from None
             state = g.state
-            if state.chance_due and "by" not in event and event.get("do") != "reshuffle":
+            if state.chance_due and "by" not in event and event.get("do") not in _CHANCE:
                 state.apply(state.chance_outcome(None))
             by = event.get("by")
             if by is None:
@@ -325,7 +328,7 @@ def replay_record(data: Trajectories, game: int) -> State:
     table: Mapping[int, dict[str, Any]] = dict(data.table_events[game])
     for k in range(len(moves) + len(table)):
         if k in table:
-            if state.chance_due and table[k].get("do") != "reshuffle":
+            if state.chance_due and table[k].get("do") not in _CHANCE:
                 state.apply(state.chance_outcome(None))
             state.apply(rules.action_from_event(table[k]))
             continue

@@ -26,11 +26,12 @@ from bestiary.critters.actions import (
     Pass,
     PlayCard,
     PlaySet,
+    Protect,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
-from bestiary.critters.effects import DRAW, SKIP_TURN
+from bestiary.critters.effects import DRAW, SKIP_TURN, TAKE_RANDOM
 from bestiary.critters.info import STALL_RESHUFFLES
 from bestiary.critters.state import CrittersState, determinize
 
@@ -174,13 +175,16 @@ def _own_extras(state: CrittersState) -> dict[str, float] | None:
 
 def card_extras(cards: Mapping[str, Sequence[str]]) -> dict[str, float]:
     """What a deck's own cards' effects beyond a choice are worth to the greedy score: a card
-    drawn is worth a little, a skipped opponent's turn a little more."""
+    drawn is worth a little, a card taken from an opponent's hand a little more (it is one
+    they no longer hold), a skipped opponent's turn more again."""
     worth: dict[str, float] = {}
     for name, effects in cards.items():
         value = 0.0
         for effect in effects:
             if effect.startswith(DRAW + " "):
                 value += 3.0 * int(effect.split()[1])
+            elif effect == TAKE_RANDOM:
+                value += 4.0
             elif effect == SKIP_TURN:
                 value += 6.0
         worth[name] = value
@@ -226,7 +230,7 @@ def score_move(move: Any, pos: Position, weights: GreedyWeights = GREEDY) -> flo
         # Save NO! for steals: always against a steal (Ultimate Collector's event is the one
         # naming a kind and no card), else only with NOs to spare.
         pending = pos.pending or {}
-        if "kind" in pending and "card" not in pending:
+        if "kind" in pending and "card" not in pending and "full" not in pending:
             return 100.0
         return weights.spare_no if pos.hand["no"] >= 2 else 0.0
     if cls is Allow:
@@ -284,6 +288,13 @@ def score_move(move: Any, pos: Position, weights: GreedyWeights = GREEDY) -> flo
             else 0.0
         )
         return 8.0 + on + pos.extras.get(move.play, 0.0)
+    if cls is Protect:
+        # worth most on the set an opponent could most hurt: a full one (a steal), else the
+        # bigger incomplete one
+        have = pos.mine_partial(move.kind)
+        guard = 12.0 if move.full else 3.0 + 2.0 * have
+        on = 2.0 * pos.leader_weight(move.target) if move.target is not None else 0.0
+        return guard + on + pos.extras.get(move.play, 0.0)
     if cls is Pass:
         return 8.0
     if cls is Discard:

@@ -63,10 +63,11 @@ class Complete:
         return {"by": self.by, "do": "complete", "kind": self.kind, "cards": list(self.cards)}
 
 
-# A played action card is one of four actions, by the choice its definition makes
+# A played action card is one of five actions, by the choice its definition makes
 # (bestiary.critters.effects): take_down (HopOver), swap_down (GameChanger), steal_set
-# (UltimateCollector), none (PlayCard). ``play`` names the card played, and is its events' "do":
-# the sheet's card by default, a deck's own card that makes the same choice otherwise.
+# (UltimateCollector), protect_set (Protect), none (PlayCard). ``play`` names the card played,
+# and is its events' "do": the sheet's card by default, a deck's own card making the same
+# choice otherwise.
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +143,42 @@ class PlayCard:
 
 
 @dataclass(frozen=True, slots=True)
+class Protect:
+    """Play ``play``, a deck's protect_set card, to protect your ``kind`` set (your full one if
+    ``full``, else your incomplete one), on ``target`` if the card also chooses one."""
+
+    by: str
+    play: str
+    kind: str
+    full: bool
+    target: str | None = None
+
+    def to_event(self) -> Event:
+        event: Event = {"by": self.by, "do": self.play}
+        if self.target is not None:
+            event["target"] = self.target
+        event["kind"] = self.kind
+        event["full"] = self.full
+        return event
+
+
+@dataclass(frozen=True, slots=True)
+class RandomCard:
+    """Chance: ``card``, picked at random from ``from_``'s hand, goes to ``to``'s hand (a deck's
+    take_random card). Only the two of them see which card (``view.redact``)."""
+
+    from_: str
+    to: str
+    card: str
+
+    def to_event(self) -> Event:
+        return {"do": RANDOM_CARD, "from": self.from_, "to": self.to, "card": self.card}
+
+
+RANDOM_CARD = "random_card"  # the chance event's "do"
+
+
+@dataclass(frozen=True, slots=True)
 class SayNo:
     """The target's answer "It's Okay to Say NO!": the action is cancelled."""
 
@@ -213,13 +250,20 @@ CrittersAction = (
     | GameChanger
     | UltimateCollector
     | PlayCard
+    | Protect
     | SayNo
     | Allow
     | SwapWild
     | Pass
     | Discard
     | Reshuffle
+    | RandomCard
 )
+
+
+Played = HopOver | GameChanger | UltimateCollector | PlayCard | Protect
+"""An action card played (``play`` names it)."""
+PLAYED = (HopOver, GameChanger, UltimateCollector, PlayCard, Protect)
 
 
 def action_from_event(event: Any) -> CrittersAction:
@@ -240,6 +284,8 @@ def _own_card(event: Event) -> CrittersAction:
     play, by = _text(event, "do"), _text(event, "by")
     if "give" in event or "take" in event:
         return _game_changer(event)
+    if "full" in event:
+        return _protect(event)
     if "card" in event:
         return HopOver(by, _text(event, "target"), _text(event, "kind"), _text(event, "card"), play)
     if "kind" in event:
@@ -248,6 +294,16 @@ def _own_card(event: Event) -> CrittersAction:
     if target is not None and (not isinstance(target, str) or not target):
         raise MalformedEvent(f"the {play} event needs 'target' as a player's name")
     return PlayCard(by, play, target)
+
+
+def _protect(event: Event) -> Protect:
+    play, by, full = _text(event, "do"), _text(event, "by"), event.get("full")
+    if not isinstance(full, bool):
+        raise MalformedEvent(f"the {play} event needs 'full' as true or false (got {full!r})")
+    target = event.get("target")
+    if target is not None and (not isinstance(target, str) or not target):
+        raise MalformedEvent(f"the {play} event needs 'target' as a player's name")
+    return Protect(by, play, _text(event, "kind"), full, target)
 
 
 def _down(event: Event) -> Down:
@@ -290,6 +346,7 @@ _PARSERS: dict[str, Callable[[Event], CrittersAction]] = {
     "pass": lambda e: Pass(_text(e, "by")),
     "discard": lambda e: Discard(_text(e, "by"), _text(e, "card")),
     "reshuffle": lambda e: Reshuffle(_cards(e, "order")),
+    RANDOM_CARD: lambda e: RandomCard(_text(e, "from"), _text(e, "to"), _text(e, "card")),
 }
 
 
@@ -326,10 +383,12 @@ by_fields(
     GameChanger,
     UltimateCollector,
     PlayCard,
+    Protect,
     SayNo,
     Allow,
     SwapWild,
     Pass,
     Discard,
     Reshuffle,
+    RandomCard,
 )

@@ -1,7 +1,8 @@
 """What the lab counts of a critters game, in its words (docs/sim.md, "Strategy mix").
 
 Per seat, from the finished game's public record: ``played_<card>`` for each action card played
-and ``refused_<card>`` when its target answered NO!, and as a target ``said_no`` / ``allowed``.
+(a deck's own card too, with or without a target) and ``refused_<card>`` when its target
+answered NO!, and as a target ``said_no`` / ``allowed``.
 Critters has no tallies beyond the winners (``State.tallies`` is empty).
 """
 
@@ -22,10 +23,13 @@ def strategy(
 ) -> tuple[dict[str, float], ...]:
     """Per seat, the counts in the module docstring."""
     counts = {p: Counter[str]() for p in players}
+    own = header.get("cards") or {}  # a deck's own action cards
     pending: Mapping[str, Any] | None = None
     for event in events:
         if "target" in event:
             pending = event
+            counts[event["by"]][f"played_{event['do']}"] += 1
+        elif event.get("do") in own:  # a deck's own card played on nobody
             counts[event["by"]][f"played_{event['do']}"] += 1
         elif pending is not None and event.get("by") == pending["target"]:
             refused = event.get("do") == "no"

@@ -37,7 +37,18 @@ ACTION_CARDS: Final = (NO, HOP_OVER, GAME_CHANGER, ULTIMATE_COLLECTOR)
 NON_CRITTERS: Final = frozenset((WILD, *ACTION_CARDS))
 # A deck's own card may not take a name the records already give a meaning (an event's "do").
 RESERVED: Final = frozenset(
-    (*NON_CRITTERS, "down", "set", "complete", "allow", "swap_wild", "pass", "discard", "reshuffle")
+    (
+        *NON_CRITTERS,
+        "down",
+        "set",
+        "complete",
+        "allow",
+        "swap_wild",
+        "pass",
+        "discard",
+        "reshuffle",
+        "random_card",
+    )
 )
 
 DEFAULT_KINDS: Final = (

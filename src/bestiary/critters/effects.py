@@ -12,8 +12,11 @@ definition, never its name::
 The words (``EFFECTS``): ``choose_target`` (the player chooses an opponent); at most one
 *choice* on the target's cards, ``take_down``, ``swap_down`` or ``steal_set`` (the choices the
 sheet's cards make, with the sheet's limits); ``draw N`` (the player draws N from the Draw Pile,
-fewer if it runs out); ``skip_turn`` (the target skips their next turn); ``answerable_by_no``
-(the target may answer "It's Okay to Say NO!", which cancels the whole card).
+fewer if it runs out); ``skip_turn`` (the target skips their next turn); ``take_random`` (a card
+of the target's hand, picked by chance, goes to the player's hand: a chance event only the two
+of them see); ``protect_set`` (a choice on the player's own sets: one is protected from other
+players' cards until the player's turn comes round again); ``answerable_by_no`` (the target
+may answer "It's Okay to Say NO!", which cancels the whole card).
 
 >>> sneak = card_from_spec("sneak", {"description": "Take one, draw one.",
 ...     "effects": ["choose_target", "take_down", "draw 1", "answerable_by_no"]}, "deck")
@@ -40,9 +43,12 @@ SWAP_DOWN: Final = "swap_down"
 STEAL_SET: Final = "steal_set"
 DRAW: Final = "draw"
 SKIP_TURN: Final = "skip_turn"
+TAKE_RANDOM: Final = "take_random"
+PROTECT_SET: Final = "protect_set"
 ANSWERABLE_BY_NO: Final = "answerable_by_no"
 
-CHOICES: Final = (TAKE_DOWN, SWAP_DOWN, STEAL_SET)
+CHOICES: Final = (TAKE_DOWN, SWAP_DOWN, STEAL_SET, PROTECT_SET)
+ON_TARGET: Final = (TAKE_DOWN, SWAP_DOWN, STEAL_SET)  # the choices made on the target's cards
 MAX_DRAW: Final = 5
 
 EFFECTS: Final[dict[str, str]] = {
@@ -55,6 +61,14 @@ EFFECTS: Final[dict[str, str]] = {
     STEAL_SET: "steal one of the target's full sets, whole",
     f"{DRAW} N": f"draw N cards (1 to {MAX_DRAW}) from the Draw Pile, fewer if it runs out",
     SKIP_TURN: "the target skips their next turn",
+    TAKE_RANDOM: (
+        "take one card, picked at random, from the target's hand into yours (only the two of "
+        "you see which)"
+    ),
+    PROTECT_SET: (
+        "protect one of your own sets: until your turn comes round again no other player's "
+        "card takes from it, swaps with it, adds to it or steals it"
+    ),
     ANSWERABLE_BY_NO: (
         'the target may answer with "It\'s Okay to Say NO!", cancelling the whole card'
     ),
@@ -74,11 +88,13 @@ class ActionCard:
     title: str
     description: str
     effects: tuple[str, ...]
-    # the one choice it makes on the target's cards (take_down, swap_down, steal_set), or ""
+    # the one choice it makes (take_down, swap_down, steal_set on the target's cards,
+    # protect_set on the player's own sets), or ""
     choice: str = field(init=False, compare=False)
     targeted: bool = field(init=False, compare=False)
     draw: int = field(init=False, compare=False)  # cards drawn
     skips: bool = field(init=False, compare=False)  # the target skips their next turn
+    takes_random: bool = field(init=False, compare=False)  # from the target's hand, by chance
     answerable: bool = field(init=False, compare=False)  # by NO!
 
     def __post_init__(self) -> None:
@@ -88,6 +104,7 @@ class ActionCard:
         object.__setattr__(self, "targeted", CHOOSE_TARGET in effects)
         object.__setattr__(self, "draw", sum(_drawn(e) for e in effects))
         object.__setattr__(self, "skips", SKIP_TURN in effects)
+        object.__setattr__(self, "takes_random", TAKE_RANDOM in effects)
         object.__setattr__(self, "answerable", ANSWERABLE_BY_NO in effects)
 
     def spec(self) -> dict[str, object]:
@@ -143,6 +160,7 @@ def check_card(card: ActionCard, where: str) -> None:
             raise BadOption(f"{where}: card {name!r} names {word} twice, which is ambiguous")
         seen.append(word)
     choices = [e for e in card.effects if e in CHOICES]
+    on_target = [e for e in choices if e in ON_TARGET]
     if len(choices) > 1:
         raise BadOption(
             f"{where}: card {name!r} makes two choices ({' and '.join(choices)}), which is "
@@ -153,10 +171,12 @@ def check_card(card: ActionCard, where: str) -> None:
         raise BadOption(f"{where}: card {name!r} does nothing, so it could never be played")
     if not card.targeted:
         needs = f"{where}: card {name!r} %s, so it needs choose_target"
-        if choices:
+        if on_target:
             raise BadOption(needs % "takes from a target")
         if card.skips:
             raise BadOption(needs % "skips a target's turn")
+        if card.takes_random:
+            raise BadOption(needs % "takes from a target's hand")
         if card.answerable:
             raise BadOption(
                 f"{where}: card {name!r} is answerable_by_no but has no target to answer it"

@@ -8,9 +8,10 @@ view and record. What is kept:
 - **Interned actions** (``interned``): an action is a value, built once and reused, so listing a
   hand's moves allocates almost nothing; ``interned_like`` lets ``apply`` find a sent action in
   the legal list by identity. Trades memory (bounded: the cache is emptied past 500,000).
-- **Each seat's ready-made actions** (``SeatMoves``), found by a kind's place and a count instead
-  of by a key built per candidate move, and shared by every game whose table has the same
-  players, set size and kinds (``_BOOKS``, at most 256: a server's tables each bring theirs).
+- **Each seat's ready-made actions** (``SeatMoves``): the rules (``moves``) ask for a move by
+  its words, and it is found by a kind's place and a count instead of by a key built per
+  candidate move; shared by every game whose table has the same players, set size and kinds
+  (``_BOOKS``, at most 256: a server's tables each bring theirs).
 - **Tables of determinized views** (``shared_table``), so that states re-dealt from views of one
   game share their ready-made actions too (at most 256).
 - The state keeps, until it changes, its legal lists and the public part of its views
@@ -32,6 +33,7 @@ from bestiary.critters.actions import (
     Pass,
     PlayCard,
     PlaySet,
+    Protect,
     SayNo,
     SwapWild,
     UltimateCollector,
@@ -73,10 +75,14 @@ _FIELDS: Final[dict[type, tuple[str, ...]]] = {}  # an action class's fields, in
 
 
 class SeatMoves:
-    """One seat's actions made so far, found by what varies: a kind, how many cards of it.
+    """One seat's moves, made when first asked for and kept, found by their words (a kind, a
+    card, how many) through tables indexed by a kind's place and a count: no key is built per
+    candidate move. What it trades: a few hundred actions per seat kept for the game (and
+    shared, ``_BOOKS``) against building each one at every listing.
 
-    With ``keep`` False (the plain path) nothing is interned or kept: each action is built
-    anew, as the rules alone would."""
+    With ``keep`` False (the plain path) nothing is interned or kept across listings: a
+    ``SeatMoves`` is made for each listing, and each action built anew, as the rules alone
+    would."""
 
     def __init__(self, by: str, size: int, kinds: tuple[str, ...], keep: bool = True) -> None:
         self.by = by
@@ -85,43 +91,32 @@ class SeatMoves:
         self.passes: Pass = self._make(Pass, by)
         self.allow: Allow = self._make(Allow, by)
         self.say_no: SayNo = self._make(SayNo, by)
-        # a critter down, and PlaySet with n cards of the kind at [n] (the rest wilds), by the
-        # kind's place in the deck's kinds
-        self.downs: list[Down] = [self._make(Down, by, k, None) for k in kinds]
-        self.sets: list[list[PlaySet | None]] = [[None] * (size + 1) for _ in kinds]
-        # a wild down as each kind; a held kind swapped for the wild of its set, to each kind
-        self.wild_downs: list[Down] = [self._make(Down, by, WILD, k) for k in kinds]
-        self.swaps: dict[str, list[SwapWild]] = {}
+        self._place = {kind: i for i, kind in enumerate(kinds)}
+        self._downs: dict[str, Down] = {k: self._make(Down, by, k, None) for k in kinds}
+        self._wild_downs: dict[str, Down] = {k: self._make(Down, by, WILD, k) for k in kinds}
+        # PlaySet of n critters of the kind (the rest wilds) at [n]
+        self._sets: dict[str, list[PlaySet | None]] = {k: [None] * (size + 1) for k in kinds}
+        # kind -> to -> SwapWild
+        self._swaps: dict[str, dict[str, SwapWild]] = {}
         # kind -> Complete putting n of the kind and (need - n) wilds at need * (size + 1) + n
-        self.completes: dict[str, list[Complete | None]] = {}
+        self._completes: dict[str, list[Complete | None]] = {}
         # card -> kind -> HopOver from seat q taking the kind at 2 * q, a wild at 2 * q + 1
-        self.hops: dict[str, dict[str, list[HopOver | None]]] = {}
-        # card -> seat q -> GameChanger at give * 2k + take, where each is 2 * a kind's place
-        # + 1 for a wild (k kinds): found by ints, not by a key of names per candidate
-        self.changers: dict[str, dict[int, list[GameChanger | None]]] = {}
+        self._hops: dict[str, dict[str, list[HopOver | None]]] = {}
+        # card -> seat q -> GameChanger at give * 2k + take, where each is 2 * the kind's
+        # place + 1 for a wild (k kinds)
+        self._changers: dict[str, dict[int, list[GameChanger | None]]] = {}
 
     def _make(self, cls: Any, *args: Any) -> Any:
         return interned(cls, *args) if self.keep else cls(*args)
 
-    def steal(self, target: str, kind: str, play: str) -> UltimateCollector:
-        if self.keep:  # found without _make's argument tuple: steals are listed often
-            key = (UltimateCollector, self.by, target, kind, play)
-            found: UltimateCollector | None = _CACHE.get(key)
-            if found is not None:
-                return found
-        made: UltimateCollector = self._make(UltimateCollector, self.by, target, kind, play)
-        return made
+    def down(self, kind: str) -> Down:
+        return self._downs[kind]
 
-    def changer(self, target: str, k1: str, c1: str, k2: str, c2: str, play: str) -> GameChanger:
-        made: GameChanger = self._make(GameChanger, self.by, target, k1, c1, k2, c2, play)
-        return made
+    def wild_down(self, kind: str) -> Down:
+        return self._wild_downs[kind]
 
-    def play_card(self, play: str, target: str | None) -> PlayCard:
-        made: PlayCard = self._make(PlayCard, self.by, play, target)
-        return made
-
-    def play_set(self, i: int, kind: str, n: int) -> PlaySet:
-        row = self.sets[i]
+    def play_set(self, kind: str, n: int) -> PlaySet:
+        row = self._sets[kind]
         found = row[n]
         if found is None:
             cards = (kind,) * n + (WILD,) * (self.size - n)
@@ -130,25 +125,28 @@ class SeatMoves:
 
     def complete(self, kind: str, need: int, n: int) -> Complete:
         width = self.size + 1
-        row = self.completes.get(kind)
+        row = self._completes.get(kind)
         if row is None:
-            row = self.completes[kind] = [None] * (width * width)
+            row = self._completes[kind] = [None] * (width * width)
         found = row[need * width + n]
         if found is None:
             cards = (kind,) * n + (WILD,) * (need - n)
             found = row[need * width + n] = self._make(Complete, self.by, kind, cards)
         return found
 
-    def swap_wild(self, kind: str, kinds: tuple[str, ...]) -> list[SwapWild]:
-        found = self.swaps.get(kind)
+    def swap_wild(self, kind: str, to: str) -> SwapWild:
+        row = self._swaps.get(kind)
+        if row is None:
+            row = self._swaps[kind] = {}
+        found = row.get(to)
         if found is None:
-            found = self.swaps[kind] = [self._make(SwapWild, self.by, kind, k) for k in kinds]
+            found = row[to] = self._make(SwapWild, self.by, kind, to)
         return found
 
     def hop_over(self, play: str, q: int, target: str, kind: str, card: str) -> HopOver:
-        rows = self.hops.get(play)
+        rows = self._hops.get(play)
         if rows is None:
-            rows = self.hops[play] = {}
+            rows = self._hops[play] = {}
         row = rows.get(kind)
         if row is None:
             row = rows[kind] = []
@@ -160,15 +158,39 @@ class SeatMoves:
             found = row[at] = self._make(HopOver, self.by, target, kind, card, play)
         return found
 
-    def changers_of(self, play: str, q: int) -> list[GameChanger | None]:
-        rows = self.changers.get(play)
+    def changer(
+        self, play: str, q: int, target: str, k1: str, c1: str, k2: str, c2: str
+    ) -> GameChanger:
+        rows = self._changers.get(play)
         if rows is None:
-            rows = self.changers[play] = {}
-        found = rows.get(q)
+            rows = self._changers[play] = {}
+        width = 2 * len(self._place)
+        row = rows.get(q)
+        if row is None:
+            row = rows[q] = [None] * (width * width)
+        place = self._place
+        at = (2 * place[k1] + (c1 == WILD)) * width + 2 * place[k2] + (c2 == WILD)
+        found = row[at]
         if found is None:
-            width = 2 * len(self.downs)  # a down per kind
-            found = rows[q] = [None] * (width * width)
+            found = row[at] = self._make(GameChanger, self.by, target, k1, c1, k2, c2, play)
         return found
+
+    def steal(self, target: str, kind: str, play: str) -> UltimateCollector:
+        if self.keep:  # found without _make's argument tuple: steals are listed often
+            key = (UltimateCollector, self.by, target, kind, play)
+            found: UltimateCollector | None = _CACHE.get(key)
+            if found is not None:
+                return found
+        made: UltimateCollector = self._make(UltimateCollector, self.by, target, kind, play)
+        return made
+
+    def protect(self, play: str, kind: str, full: bool, target: str | None) -> Protect:
+        made: Protect = self._make(Protect, self.by, play, kind, full, target)
+        return made
+
+    def play_card(self, play: str, target: str | None) -> PlayCard:
+        made: PlayCard = self._make(PlayCard, self.by, play, target)
+        return made
 
 
 # Seats' ready-made actions, shared by every game whose table has the same players, set size

@@ -1,178 +1,210 @@
-"""Legal-action generation for the turn player: every move but pass and discard.
+"""The turn player's moves, as the sheet lists them ("HOW TO PLAY", 3), then the special
+situations: put a Down Card down (a wild as any kind), play a full set, complete a set, swap a
+critter in for the wild of a full set, play an action card. Pass and the forced discard are
+the state's (they depend on the hand limit).
 
-The actions come from the seat's ``SeatMoves`` (``bestiary.critters.kept``: ready-made and
-reused, or made anew on the plain path), found by a kind's place and a count. No
-``add = acts.append`` alias: compiled, a bound method is a call through a Python object,
-``acts.append`` a direct C call.
+Each move is made by the seat's ``SeatMoves`` (``bestiary.critters.kept``), found there by its
+words (a kind, a card, how many): ready-made and reused, or built anew on the plain path. The
+rules here never depend on which. No ``add = acts.append`` alias: compiled, a bound method is a
+call through a Python object, ``acts.append`` a direct C call.
 """
 
 from __future__ import annotations
 
 from bestiary.critters.actions import CrittersAction
 from bestiary.critters.cards import WILD
-from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
+from bestiary.critters.effects import PROTECT_SET, STEAL_SET, SWAP_DOWN, TAKE_DOWN, ActionCard
 from bestiary.critters.kept import SeatMoves, seat_moves
 from bestiary.critters.setup import Table
 from bestiary.critters.tableau import CardSet, fills_with_wilds
 
+Guards = tuple[tuple[int, str, bool], ...]
+"""Protected sets (a deck's protect_set card): (seat, kind, full), in the order protected."""
+
 
 def turn_moves(
-    t: Table, hand: list[str], tabs: list[list[CardSet]], p: int, by: str
+    t: Table,
+    hands: list[list[str]],
+    tabs: list[list[CardSet]],
+    p: int,
+    by: str,
+    guards: Guards = (),
 ) -> list[CrittersAction]:
-    """Every move but pass/discard for the turn player ``p`` (seat) holding ``hand``.
+    """Every move but pass/discard for the turn player ``p`` (seat), named ``by``.
 
-    ``tabs`` is every seat's tableau, in seat order. The hand is counted in a list by each
-    card's place (``Table.card_at``: the kinds first), so the moves are found from counts.
-    """
+    ``hands`` and ``tabs`` are every seat's hand and tableau, in seat order; ``guards`` the
+    protected sets."""
     size = t.set_size
     kinds = t.kinds
-    at = t.card_at
-    cnt = [0] * len(t.card_order)
+    hand = hands[p]
+    mine = tabs[p]
+    make = seat_moves(t, p, by)
+    # The hand counted by card, once: "is it held", "how many" are then a lookup each (a scan
+    # of the hand per kind compares every card it is not).
+    held: dict[str, int] = {}
     for c in hand:
-        j = at[c]
-        cnt[j] = cnt[j] + 1  # compiled, `cnt[j] += 1` is a generic Python addition
-    wilds = cnt[t.wild_at]
-    last = size - 1
-    inc: list[CardSet] = []  # the incomplete sets, oldest first
-    wild_full: list[str] = []  # kinds with a full set holding a wild (swap_wild)
-    blocked: list[str] = []  # kinds where one more wild would make an all-wild full set
-    for card_set in tabs[p]:
-        cards = card_set[1]
-        n_cards = len(cards)
-        if n_cards < size:
-            inc.append(card_set)
-            if fills_with_wilds(cards, last):
-                blocked.append(card_set[0])
+        held[c] = held[c] + 1 if c in held else 1
+    wilds = held.get(WILD, 0)
+    # No wild may go where it would make a full set of wilds only (RULINGS: a set needs a
+    # critter): the kinds whose incomplete set is one wild short of that.
+    no_wild_to: list[str] = []
+    wild_in_full: list[str] = []  # kinds of a full set holding a wild (swap_wild)
+    for kind, cards in mine:
+        if len(cards) < size:
+            if fills_with_wilds(cards, size - 1):
+                no_wild_to.append(kind)
         elif WILD in cards:
-            wild_full.append(card_set[0])
-    book = seat_moves(t, p, by)
+            wild_in_full.append(kind)
     acts: list[CrittersAction] = []
-    n_kinds = len(kinds)
-    downs = book.downs
-    for i in range(n_kinds):
-        if cnt[i]:
-            acts.append(downs[i])
+    # Place a critter down in front of you; a wild as any kind.
+    for kind in kinds:
+        if kind in held:
+            acts.append(make.down(kind))
     if wilds:
-        every = book.wild_downs
-        acts.extend(every if not blocked else [a for a in every if a.as_ not in blocked])
-    low = max(1, size - wilds)
-    for i in range(n_kinds):
-        top = min(cnt[i], size)
-        for n in range(low, top + 1):
-            acts.append(book.play_set(i, kinds[i], n))
-    for k, cards in inc:
+        for kind in kinds:
+            if kind not in no_wild_to:
+                acts.append(make.wild_down(kind))
+    # Play a full set: n critters of a kind and the rest wilds, at least one critter.
+    for kind in kinds:
+        if kind in held:
+            for n in range(max(1, size - wilds), min(held[kind], size) + 1):
+                acts.append(make.play_set(kind, n))
+    # Complete a set: onto an incomplete set, exactly the cards it needs (n critters, the rest
+    # wilds), so that it holds a critter.
+    for kind, cards in mine:
         need = size - len(cards)
-        has = cnt[at[k]]
-        for n in range(0, min(has, need) + 1):
-            if need - n <= wilds and (n or k in cards):
-                acts.append(book.complete(k, need, n))
-    if wild_full:
-        for i in range(n_kinds):
-            k = kinds[i]
-            if cnt[i] and k in wild_full:
-                swaps = book.swap_wild(k, kinds)
-                acts.extend(swaps if not blocked else [a for a in swaps if a.to not in blocked])
-    for card, place in t.playable:
-        if cnt[place]:
-            _card_moves(acts, book, t, p, card, inc, tabs, blocked)
+        if need > 0:
+            for n in range(min(held.get(kind, 0), need) + 1):
+                if need - n <= wilds and (n or kind in cards):
+                    acts.append(make.complete(kind, need, n))
+    # A critter in place of the wild of its full set; the wild moves to another set.
+    if wild_in_full:
+        for kind in kinds:
+            if kind in wild_in_full and kind in held:
+                for to in kinds:
+                    if to not in no_wild_to:
+                        acts.append(make.swap_wild(kind, to))
+    # Play an action card.
+    for card, _ in t.playable:
+        if card.name in held:
+            _card_moves(acts, make, t, p, card, hands, tabs, no_wild_to, guards)
     return acts
 
 
 def _card_moves(
     acts: list[CrittersAction],
-    book: SeatMoves,
+    make: SeatMoves,
     t: Table,
     p: int,
     card: ActionCard,
-    inc: list[CardSet],
+    hands: list[list[str]],
     tabs: list[list[CardSet]],
-    blocked: list[str],
+    no_wild_to: list[str],
+    guards: Guards,
 ) -> None:
     """Append every play of the action ``card`` held by seat ``p``, by what its definition
     chooses: a card that takes or swaps or steals needs something to take (RULINGS: an action
-    needs a legal target); one that chooses nothing on cards is played on any opponent."""
+    needs a legal target), and nothing of a protected set; one that takes from a hand at
+    random needs a target holding a card; one that protects needs a set of the player's; one
+    that chooses nothing on cards is played on any opponent."""
     size = t.set_size
     players = t.players
     n = len(players)
     play = card.name
     choice = card.choice
+    targets = [(p + step) % n for step in range(1, n)]  # the opponents, in turn order
+    if card.takes_random:
+        targets = [q for q in targets if hands[q]]
     if choice == TAKE_DOWN:
-        for step in range(1, n):
-            q = (p + step) % n
+        # a critter or a wild of an incomplete set (a wild only where it may go)
+        for q in targets:
             for kind, cards in tabs[q]:
-                if len(cards) < size:
+                if len(cards) < size and not (guards and (q, kind, False) in guards):
                     if kind in cards:
-                        acts.append(book.hop_over(play, q, players[q], kind, kind))
-                    if WILD in cards and kind not in blocked:
-                        acts.append(book.hop_over(play, q, players[q], kind, WILD))
+                        acts.append(make.hop_over(play, q, players[q], kind, kind))
+                    if WILD in cards and kind not in no_wild_to:
+                        acts.append(make.hop_over(play, q, players[q], kind, WILD))
     elif choice == SWAP_DOWN:
-        if inc:
-            _game_changers(acts, book, t, p, play, inc, tabs, blocked)
+        _swaps(acts, make, t, p, play, targets, tabs, no_wild_to, guards)
     elif choice == STEAL_SET:
-        for step in range(1, n):
-            q = (p + step) % n
-            seen: list[str] = []
+        # a full set, named by its kind (with two, the older is taken)
+        for q in targets:
+            named: list[str] = []
             for kind, cards in tabs[q]:
-                if len(cards) == size and kind not in seen:
-                    seen.append(kind)
-                    acts.append(book.steal(players[q], kind, play))
+                if len(cards) == size and kind not in named:
+                    named.append(kind)
+                    if not (guards and (q, kind, True) in guards):
+                        acts.append(make.steal(players[q], kind, play))
+    elif choice == PROTECT_SET:
+        # one of the player's own sets, named by its kind, full or not
+        named_sets: list[tuple[str, bool]] = []
+        for kind, cards in tabs[p]:
+            mark = (kind, len(cards) == size)
+            if mark not in named_sets:
+                named_sets.append(mark)
+        for kind, full in named_sets:
+            if card.targeted:
+                for q in targets:
+                    acts.append(make.protect(play, kind, full, players[q]))
+            else:
+                acts.append(make.protect(play, kind, full, None))
     elif card.targeted:
-        for step in range(1, n):
-            acts.append(book.play_card(play, players[(p + step) % n]))
+        for q in targets:
+            acts.append(make.play_card(play, players[q]))
     else:
-        acts.append(book.play_card(play, None))
+        acts.append(make.play_card(play, None))
 
 
-def _game_changers(
+def _swaps(
     acts: list[CrittersAction],
-    book: SeatMoves,
+    make: SeatMoves,
     t: Table,
     p: int,
     play: str,
-    inc: list[CardSet],
+    targets: list[int],
     tabs: list[list[CardSet]],
-    blocked: list[str],
+    no_wild_to: list[str],
+    guards: Guards,
 ) -> None:
-    """Append every swap_down play of ``play`` by seat ``p``, whose incomplete sets are
-    ``inc``."""
+    """Append every swap_down play of ``play`` by seat ``p``: one of your Down Cards for one
+    of the target's, neither from a full set nor from a protected one, and no wild arriving
+    where it would make a set of wilds only."""
     size = t.set_size
-    last = size - 1
     players = t.players
-    n = len(players)
-    width = 2 * len(t.kinds)
-    give = _offered(inc, t)
-    for step in range(1, n):
-        q = (p + step) % n
+    mine = [s for s in tabs[p] if len(s[1]) < size]
+    if not mine:
+        return
+    for q in targets:
         theirs = [s for s in tabs[q] if len(s[1]) < size]
+        if guards:
+            shut = [kind for seat, kind, full in guards if seat == q and not full]
+            theirs = [s for s in theirs if s[0] not in shut]
+            given = [s for s in mine if s[0] not in shut]  # a given card joins their set
+        else:
+            given = mine
         if not theirs:
             continue
-        take = _offered(theirs, t)
         target = players[q]
-        row = book.changers_of(play, q)
-        for k1, c1, g in give:
-            for k2, c2, h in take:
+        taken = _down_cards(theirs)
+        for k1, c1 in _down_cards(given):
+            for k2, c2 in taken:
                 if k1 != k2:
-                    if c2 == WILD and k2 in blocked:
+                    if c2 == WILD and k2 in no_wild_to:
                         continue
-                    if c1 == WILD and fills_with_wilds(_cards_of(theirs, k1), last):
+                    if c1 == WILD and fills_with_wilds(_cards_of(theirs, k1), size - 1):
                         continue
-                found = row[g * width + h]
-                if found is None:
-                    found = row[g * width + h] = book.changer(target, k1, c1, k2, c2, play)
-                acts.append(found)
+                acts.append(make.changer(play, q, target, k1, c1, k2, c2))
 
 
-def _offered(sets: list[CardSet], t: Table) -> list[tuple[str, str, int]]:
-    """The cards a game_changer may move out of these incomplete sets, in order: (kind, card,
-    2 * the kind's place + 1 for a wild)."""
-    at = t.card_at
-    out: list[tuple[str, str, int]] = []
+def _down_cards(sets: list[CardSet]) -> list[tuple[str, str]]:
+    """The different Down Cards of these incomplete sets, in order: (kind, the critter or
+    ``wild``)."""
+    out: list[tuple[str, str]] = []
     for kind, cards in sets:
-        i = 2 * at[kind]
         if kind in cards:
-            out.append((kind, kind, i))
+            out.append((kind, kind))
         if WILD in cards:
-            out.append((kind, WILD, i + 1))
+            out.append((kind, WILD))
     return out
 
 

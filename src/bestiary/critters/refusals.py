@@ -21,12 +21,13 @@ from bestiary.critters.actions import (
     Pass,
     PlayCard,
     PlaySet,
+    Protect,
     SayNo,
     SwapWild,
     UltimateCollector,
 )
 from bestiary.critters.cards import NO, WILD
-from bestiary.critters.effects import STEAL_SET, SWAP_DOWN, TAKE_DOWN
+from bestiary.critters.effects import PROTECT_SET, STEAL_SET, SWAP_DOWN, TAKE_DOWN
 from bestiary.critters.kept import interned_like
 from bestiary.critters.tableau import CardSet, fills_with_wilds, has_full, incomplete, swappable
 from bestiary.critters.view import Seen
@@ -131,6 +132,22 @@ def _target(state: Position, p: int, target: str) -> str | None:
     return None
 
 
+def _guarded(state: Position, owner: str, kind: str, full: bool) -> str | None:
+    """Is ``owner``'s ``kind`` set (full or not) protected (a protect_set card)?"""
+    if (owner, kind, full) in state.protected:
+        which = "full" if full else "incomplete"
+        return f"{owner}'s {which} {kind} set is protected until {owner}'s turn comes round"
+    return None
+
+
+def _hand_to_take(state: Position, play: str, target: str) -> str | None:
+    """A take_random card needs a target holding a card."""
+    card = state.table.action_card(play)
+    if card is not None and card.takes_random and not state.hand_at(state.table.seat[target]):
+        return f"{target} holds no card for {play} to take at random"
+    return None
+
+
 def _incomplete(state: Position, seat: int, kind: str) -> tuple[str, ...] | None:
     tableau = state.tableau_at(seat)
     i = incomplete(tableau, kind, state.table.set_size)
@@ -203,6 +220,7 @@ def _check_hop_over(state: Position, p: int, a: HopOver) -> str | None:
     reason = (
         _card(state, p, a.play, TAKE_DOWN) or _target(state, p, a.target) or _kind(state, a.kind)
     )
+    reason = reason or _hand_to_take(state, a.play, a.target)
     if reason:
         return reason
     cards = _incomplete(state, state.table.seat[a.target], a.kind)
@@ -210,11 +228,15 @@ def _check_hop_over(state: Position, p: int, a: HopOver) -> str | None:
         return f"{a.target} has no incomplete {a.kind} set (cards in full sets cannot be taken)"
     if a.card not in cards:
         return f"{a.target}'s incomplete {a.kind} set holds no {a.card}"
+    guarded = _guarded(state, a.target, a.kind, False)
+    if guarded:
+        return guarded
     return _all_wild(state, p, a.kind) if a.card == WILD else None
 
 
 def _check_game_changer(state: Position, p: int, a: GameChanger) -> str | None:
     reason = _card(state, p, a.play, SWAP_DOWN) or _target(state, p, a.target)
+    reason = reason or _hand_to_take(state, a.play, a.target)
     if reason:
         return reason
     mine = _incomplete(state, p, a.give_kind)
@@ -224,6 +246,10 @@ def _check_game_changer(state: Position, p: int, a: GameChanger) -> str | None:
     theirs = _incomplete(state, q, a.take_kind)
     if theirs is None or a.take_card not in theirs:
         return f"{a.target} has no {a.take_card} in an incomplete {a.take_kind} set to take"
+    guarded = _guarded(state, a.target, a.take_kind, False)
+    guarded = guarded or _guarded(state, a.target, a.give_kind, False)
+    if guarded:
+        return guarded
     if a.give_kind == a.take_kind:
         return None  # both sets keep their size
     mine_after = _all_wild(state, p, a.take_kind) if a.take_card == WILD else None
@@ -232,23 +258,39 @@ def _check_game_changer(state: Position, p: int, a: GameChanger) -> str | None:
 
 def _check_ultimate_collector(state: Position, p: int, a: UltimateCollector) -> str | None:
     reason = _card(state, p, a.play, STEAL_SET) or _target(state, p, a.target)
+    reason = reason or _hand_to_take(state, a.play, a.target)
     if reason:
         return reason
     q = state.table.seat[a.target]
     if not has_full(state.tableau_at(q), a.kind, state.table.set_size):
         return f"{a.target} has no full {a.kind} set"
+    return _guarded(state, a.target, a.kind, True)
+
+
+def _check_protect(state: Position, p: int, a: Protect) -> str | None:
+    reason = _card(state, p, a.play, PROTECT_SET) or _on_whom(state, p, a.play, a.target)
+    if reason:
+        return reason
+    size = state.table.set_size
+    if not any(k == a.kind and (len(c) == size) == a.full for k, c in state.tableau_at(p)):
+        return f"{a.by} has no {'full' if a.full else 'incomplete'} {a.kind} set to protect"
     return None
 
 
 def _check_play(state: Position, p: int, a: PlayCard) -> str | None:
-    reason = _card(state, p, a.play, "")
-    if reason:
-        return reason
-    card = state.table.action_card(a.play)
+    return _card(state, p, a.play, "") or _on_whom(state, p, a.play, a.target)
+
+
+def _on_whom(state: Position, p: int, play: str, target: str | None) -> str | None:
+    """Is ``play`` played on a target exactly when it chooses one (one holding a card, if it
+    takes one from their hand)?"""
+    card = state.table.action_card(play)
     if card is not None and card.targeted:
-        return f"{a.play} needs a target" if a.target is None else _target(state, p, a.target)
-    if a.target is not None:
-        return f"{a.play} is played on nobody (it has no choose_target)"
+        if target is None:
+            return f"{play} needs a target"
+        return _target(state, p, target) or _hand_to_take(state, play, target)
+    if target is not None:
+        return f"{play} is played on nobody (it has no choose_target)"
     return None
 
 
@@ -285,6 +327,7 @@ _CHECKS: dict[type, Any] = {
     GameChanger: _check_game_changer,
     UltimateCollector: _check_ultimate_collector,
     PlayCard: _check_play,
+    Protect: _check_protect,
     SwapWild: _check_swap_wild,
     Pass: _check_pass,
     Discard: _check_discard,

@@ -8,13 +8,13 @@ made). The Draw Pile is stored top *last* so that drawing is a cheap ``pop()``.
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any, Final, Self
 
 from bestiary.core.chance import RandomSource, shuffle
 from bestiary.core.errors import IllegalAction
 from bestiary.core.records import Event, Header
 from bestiary.critters.actions import (
+    PLAYED,
     Allow,
     Complete,
     CrittersAction,
@@ -24,7 +24,10 @@ from bestiary.critters.actions import (
     HopOver,
     Pass,
     PlayCard,
+    Played,
     PlaySet,
+    Protect,
+    RandomCard,
     Reshuffle,
     SayNo,
     SwapWild,
@@ -32,10 +35,18 @@ from bestiary.critters.actions import (
     action_from_event,
 )
 from bestiary.critters.cards import NO, WILD
-from bestiary.critters.effects import DRAW, SKIP_TURN, STEAL_SET, SWAP_DOWN, TAKE_DOWN
+from bestiary.critters.effects import (
+    DRAW,
+    PROTECT_SET,
+    SKIP_TURN,
+    STEAL_SET,
+    SWAP_DOWN,
+    TAKE_DOWN,
+    TAKE_RANDOM,
+)
 from bestiary.critters.info import MAX_EVENTS
 from bestiary.critters.kept import interned, seat_moves
-from bestiary.critters.moves import turn_moves
+from bestiary.critters.moves import Guards, turn_moves
 from bestiary.critters.refusals import refusal
 from bestiary.critters.setup import Table
 from bestiary.critters.summary import summary_of
@@ -65,54 +76,43 @@ class CrittersState:
     """One game of critters in progress (the ``State`` protocol of bestiary.core.game)."""
 
     def __init__(
-        self,
-        table: Table,
-        chance_seed: int | None,
-        hands: list[list[str]],
-        draw: list[str],
-        *,
-        centre: list[str] | None = None,
-        tableaus: list[list[CardSet]] | None = None,
-        turn: int | None = None,
-        awaiting: int = -1,
-        pending: CrittersAction | None = None,
-        chance: bool = False,
-        quiet: int = 0,
-        began_empty: bool = False,
-        stale: int = 0,
-        winners: tuple[int, ...] | None = None,
-        ending: str | None = None,
-        skips: tuple[int, ...] = (),
+        self, table: Table, chance_seed: int | None, hands: list[list[str]], draw: list[str]
     ) -> None:
-        """A game on ``table`` in this position (players are seats; the Draw Pile top last).
+        """A game on ``table`` before its first turn begins: ``hands`` dealt, the Draw Pile
+        ``draw`` (top last), nothing down, the first player to play. ``deal`` and ``from_view``
+        are the two ways in.
 
-        The defaults are a game before its first turn begins: nothing down, the first player to
-        play. ``deal`` and ``from_view`` are the two ways in.
+        Every field of a game is declared here, once: a copy (``clone``) and pickling take
+        them all from this declaration (``_fields``), but for what is only kept (``_KEPT``).
         """
         self._t = table
         self.players = table.players
-        # Chance is always an explicit Reshuffle event, sampled by the driver. A record made
-        # from a seed alone gets reshuffle k from random.Random(f"...{seed}:{k}") instead
-        # (``chance_outcome(None)``): the same game on every machine.
+        # Chance is always an explicit event (a reshuffle; a take_random card's pick), sampled
+        # by the driver. A record made from a seed alone gets reshuffle k from
+        # random.Random(f"...{seed}:{k}") instead (``chance_outcome(None)``): the same game on
+        # every machine.
         self._chance_seed = chance_seed
         self._shuffles = 0
         self._hands = hands
         self._draw = draw
-        self._centre = [] if centre is None else centre
-        self._tabs = [[] for _ in table.players] if tableaus is None else tableaus
-        self._turn = table.first if turn is None else turn
-        self._awaiting = awaiting
-        self._pending = pending
-        self._chance = chance
-        self._quiet = quiet
-        self._began_empty = began_empty
+        self._centre: list[str] = []
+        self._tabs: list[list[CardSet]] = [[] for _ in table.players]
+        self._turn = table.first
+        self._awaiting = -1  # the seat who must answer the pending action card, or -1
+        self._pending: CrittersAction | None = None
+        self._chance = False  # a chance event is due (a reshuffle, or the pick of _pending)
+        self._quiet = 0
+        self._began_empty = False
         # The stalled ending: reshuffles since the table last held a new full set (full sets are
         # never broken up or lost, so a new one is one just made: see _made_full).
-        self._stale = stale
-        self._winners = winners
-        self._ending = ending
+        self._stale = 0
+        self._winners: tuple[int, ...] | None = None
+        self._ending: str | None = None
         # seats whose next turn is skipped (a deck's skip_turn card), in the order played
-        self._skips = skips
+        self._skips: tuple[int, ...] = ()
+        # protected sets (a deck's protect_set card): (seat, kind, full), until that seat's
+        # turn comes round again
+        self._guards: Guards = ()
         self._log: list[CrittersAction] = []
         # answers kept until the state changes (see _kept): a table asks for each seat's view
         # and the mover's actions, then again for the actions to check the move it sends
@@ -154,24 +154,25 @@ class CrittersState:
                 del pool[:n]
         seat = table.seat
         over = bool(view["over"])
-        return cls(
-            table,
-            rng.getrandbits(64),
-            hands,
-            pool,
-            centre=list(view["centre_pile"]),
-            tableaus=[card_sets(view, p) for p in table.players],
-            turn=None if view["turn"] is None else seat[view["turn"]],
-            awaiting=-1 if view["awaiting"] is None else seat[view["awaiting"]],
-            pending=None if view["pending"] is None else action_from_event(view["pending"]),
-            chance=bool(view["chance_due"]),
-            quiet=int(view["quiet_turns"]),
-            began_empty=bool(view["began_with_empty_draw_pile"]),
-            stale=int(view.get("stale_reshuffles", 0)),
-            winners=tuple(seat[w] for w in view["winners"]) if over else None,
-            ending="won" if over else None,
-            skips=tuple([seat[p] for p in view["skip_next"]]) if "skip_next" in view else (),
+        state = cls(table, rng.getrandbits(64), hands, pool)
+        state._centre = list(view["centre_pile"])
+        state._tabs = [card_sets(view, p) for p in table.players]
+        if view["turn"] is not None:
+            state._turn = seat[view["turn"]]
+        state._awaiting = -1 if view["awaiting"] is None else seat[view["awaiting"]]
+        state._pending = None if view["pending"] is None else action_from_event(view["pending"])
+        state._chance = bool(view["chance_due"])
+        state._quiet = int(view["quiet_turns"])
+        state._began_empty = bool(view["began_with_empty_draw_pile"])
+        state._stale = int(view.get("stale_reshuffles", 0))
+        if over:
+            state._winners = tuple(seat[w] for w in view["winners"])
+            state._ending = "won"
+        state._skips = tuple([seat[p] for p in view.get("skip_next", ())])
+        state._guards = tuple(
+            [(seat[p], m["kind"], bool(m["full"])) for p, m in view.get("protected", ())]
         )
+        return state
 
     # ----------------------------------------------------------------- public read-outs
     @property
@@ -270,6 +271,17 @@ class CrittersState:
     def skip_next(self) -> list[str]:
         """The players whose next turn is skipped (a skip_turn card was played on them)."""
         return [self.players[i] for i in self._skips]
+
+    @property
+    def protected(self) -> list[tuple[str, str, bool]]:
+        """The protected sets (a protect_set card was played): (owner, kind, full), in the
+        order protected."""
+        return [(self.players[i], kind, full) for i, kind, full in self._guards]
+
+    @property
+    def random_card_due(self) -> bool:
+        """A take_random card is taking effect: chance picks a card of its target's hand."""
+        return self._chance and self._pending is not None
 
     def hand(self, player: str) -> list[str]:
         """``player``'s hand (hidden information: not for other seats)."""
@@ -386,42 +398,22 @@ class CrittersState:
         return tuple(self._log)
 
     # ----------------------------------------------------------------- copying
+    # Through the constructor, then field by field as ``__init__`` declares them: a compiled
+    # (mypyc) state has no __dict__ to copy and cannot be made without its __init__.
     def clone(self) -> Self:
-        # Through the constructor, field by field: a compiled (mypyc) state has no __dict__ to
-        # copy and cannot be made without its __init__.
-        other = type(self)(
-            self._t,
-            self._chance_seed,
-            [h[:] for h in self._hands],
-            self._draw[:],
-            **self._position(),
-        )
-        other._shuffles = self._shuffles
-        other._log = self._log[:]
+        other = type(self)(self._t, self._chance_seed, [h[:] for h in self._hands], self._draw[:])
+        for name in _fields(self):
+            setattr(other, name, _copied(getattr(self, name)))
         return other
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and deep-copied) through the constructor too, for the same reason."""
-        made = partial(type(self), **self._position())
-        kept = {"_shuffles": self._shuffles, "_log": self._log}
-        return made, (self._t, self._chance_seed, self._hands, self._draw), kept
+        made = (self._t, self._chance_seed, self._hands, self._draw)
+        return type(self), made, {name: getattr(self, name) for name in _fields(self)}
 
-    def _position(self) -> dict[str, Any]:
-        """The constructor's keyword arguments for this position (lists copied)."""
-        return dict(
-            centre=self._centre[:],
-            tableaus=[t[:] for t in self._tabs],
-            turn=self._turn,
-            awaiting=self._awaiting,
-            pending=self._pending,
-            chance=self._chance,
-            quiet=self._quiet,
-            began_empty=self._began_empty,
-            stale=self._stale,
-            winners=self._winners,
-            ending=self._ending,
-            skips=self._skips,
-        )
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
 
     def shuffle_draw_pile(self, rng: random.Random) -> None:
         """Put the Draw Pile in a fresh random order (its order is nobody's knowledge: a search
@@ -430,12 +422,23 @@ class CrittersState:
         shuffle(rng, self._draw)
 
     # ----------------------------------------------------------------- chance
-    def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle:
-        """A random reshuffle of the centre pile (only meaningful while ``chance_due``).
+    def chance_outcome(self, rng: random.Random | None = None) -> Reshuffle | RandomCard:
+        """What chance does now (only meaningful while ``chance_due``): a random reshuffle of
+        the centre pile, or, while a take_random card takes effect, a card of its target's hand
+        picked at random.
 
-        ``rng`` None: the reshuffle the record's own seed gives (for records that carry no
-        reshuffle events); IllegalAction if the game has no seed.
+        ``rng`` None: the outcome the record's own seed gives (for records that carry no chance
+        events); IllegalAction if the game has no seed.
         """
+        pending = self._pending
+        if isinstance(pending, PLAYED):  # a take_random card: a card of its target's hand
+            if rng is None:
+                if self._chance_seed is None:
+                    raise IllegalAction("a random_card event is due here")
+                rng = random.Random(f"critters random card {self._chance_seed}:{len(self._log)}")
+            target = getattr(pending, "target", None)
+            hand = self._hands[self._t.seat[target]] if target is not None else []
+            return RandomCard(target or "", pending.by, hand[rng.randrange(len(hand))])
         if rng is None:
             if self._chance_seed is None:
                 raise IllegalAction("a reshuffle event is due here")
@@ -484,7 +487,7 @@ class CrittersState:
         if p != self._turn:
             return []
         hand = self._hands[p]
-        acts = turn_moves(self._t, hand, self._tabs, p, by)
+        acts = turn_moves(self._t, self._hands, self._tabs, p, by, self._guards)
         if len(hand) <= self._t.hand_limit:
             acts.append(seat_moves(self._t, p, by).passes)
         elif not acts:
@@ -503,7 +506,16 @@ class CrittersState:
             self._check_reshuffle(action)
             self._reshuffle(action)
             return [action.to_event()]
+        if isinstance(action, RandomCard):
+            self._check_random_card(action)
+            self._random_card(action)
+            return [self._event(action, self.is_over)]
         if self._chance:
+            if self._pending is not None:
+                raise IllegalAction(
+                    f"a card of {getattr(self._pending, 'target', None)}'s hand must first be "
+                    "picked at random (a random_card event is due here)"
+                )
             raise IllegalAction(
                 "the centre pile must be reshuffled into a new Draw Pile first (a reshuffle "
                 "event is due here)"
@@ -522,7 +534,22 @@ class CrittersState:
         event = action.to_event()
         return {**event, "ending": self._ending} if last else event
 
+    def _check_random_card(self, action: RandomCard) -> None:
+        pending = self._pending
+        if not self._chance or not isinstance(pending, PLAYED):
+            raise IllegalAction("no card is being taken at random here")
+        target = getattr(pending, "target", None)
+        if (action.from_, action.to) != (target, pending.by):
+            raise IllegalAction(
+                f"the {pending.play} takes a card of {target}'s hand into {pending.by}'s, "
+                f"not of {action.from_}'s into {action.to}'s"
+            )
+        if action.card not in self._hands[self._t.seat[action.from_]]:
+            raise IllegalAction(f"{action.from_} holds no {action.card}")
+
     def _check_reshuffle(self, action: Reshuffle) -> None:
+        if self._pending is not None:
+            raise IllegalAction("a random_card event is due here, not a reshuffle")
         if not self._chance:
             raise IllegalAction("no reshuffle is due here (the Draw Pile is not being renewed)")
         if sorted(action.order) != sorted(self._centre):
@@ -535,7 +562,7 @@ class CrittersState:
         source = RandomSource(rng)
         while steps < max_steps and self._winners is None:
             if self._chance:
-                self._reshuffle(self.chance_outcome(rng))
+                self.play_legal(self.chance_outcome(rng))
             else:
                 seat = self._awaiting if self._awaiting >= 0 else self._turn
                 self.play_legal(source.pick(self._legal_now(seat)))  # once a position: not kept
@@ -560,7 +587,7 @@ class CrittersState:
             self._do_allow(action)
         elif isinstance(action, Discard):
             self._do_discard(action)
-        elif isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard)):
+        elif isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard, Protect)):
             self._do_action_card(action)
         elif isinstance(action, PlaySet):
             self._do_set(action)
@@ -570,6 +597,8 @@ class CrittersState:
             self._do_swap_wild(action)
         elif isinstance(action, SayNo):
             self._do_no(action)
+        elif isinstance(action, RandomCard):
+            self._random_card(action)
         else:
             self._reshuffle(action)
 
@@ -607,10 +636,17 @@ class CrittersState:
             self._ranked_ending("exhausted")
             return
         seat = (self._turn + 1) % n
+        if self._guards:  # a seat's protection lasts until its turn comes round, skipped or not
+            self._unguard(seat)
         while self._skips and seat in self._skips:  # that seat's turn is skipped, once
             self._skips = tuple(s for s in self._skips if s != seat)
             seat = (seat + 1) % n
+            if self._guards:
+                self._unguard(seat)
         self._begin_turn(seat)
+
+    def _unguard(self, seat: int) -> None:
+        self._guards = tuple(g for g in self._guards if g[0] != seat)
 
     def _ranked_ending(self, ending: str) -> None:
         """The end by ranking (RULINGS.md's exhausted ending; the stalled one ranks alike):
@@ -697,7 +733,7 @@ class CrittersState:
         self._check_win(p)
         self._end_turn(False)
 
-    def _do_action_card(self, a: HopOver | GameChanger | UltimateCollector | PlayCard) -> None:
+    def _do_action_card(self, a: Played) -> None:
         """The card goes to the centre pile; its target answers if the card may be answered by
         NO!, else it takes effect at once."""
         p = self._turn
@@ -726,17 +762,32 @@ class CrittersState:
         p, q = self._turn, self._awaiting
         self._pending = None
         self._awaiting = -1
-        if isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard)):
+        if isinstance(action, (HopOver, GameChanger, UltimateCollector, PlayCard, Protect)):
             self._take_effect(action, p, q)
 
     def _take_effect(
-        self, a: HopOver | GameChanger | UltimateCollector | PlayCard, p: int, q: int
+        self,
+        a: Played,
+        p: int,
+        q: int,
+        start: int = 0,
     ) -> None:
         """Seat ``p``'s card ``a`` on seat ``q`` (-1: none) does what its definition says, each
-        effect in the order written; then the win is checked for both and the turn ends."""
+        effect in the order written from ``start``; then the win is checked for both and the
+        turn ends. At take_random it stops: chance picks the card (``_random_card``, which
+        goes on with the effects after it)."""
         card = self._t.action_card(a.play)
-        for effect in () if card is None else card.effects:
-            if effect == TAKE_DOWN and isinstance(a, HopOver):
+        effects = () if card is None else card.effects
+        for at in range(start, len(effects)):
+            effect = effects[at]
+            if effect == TAKE_RANDOM:
+                if q >= 0 and self._hands[q]:
+                    self._pending = a
+                    self._chance = True
+                    return
+            elif effect == PROTECT_SET and isinstance(a, Protect):
+                self._guards = (*self._guards, (p, a.kind, a.full))
+            elif effect == TAKE_DOWN and isinstance(a, HopOver):
                 self._leave(q, a.kind, a.card)
                 self._arrive(p, a.kind, a.card)
             elif effect == SWAP_DOWN and isinstance(a, GameChanger):
@@ -760,6 +811,22 @@ class CrittersState:
         self._check_win(p, q)
         self._end_turn(False)
 
+    def _random_card(self, a: RandomCard) -> None:
+        """Chance's pick for a take_random card: the card changes hands, then the card's
+        effects after take_random take place."""
+        played = self._pending
+        self._log.append(a)
+        self._pending = None
+        self._chance = False
+        seat = self._t.seat
+        p, q = seat[a.to], seat[a.from_]
+        self._hands[q].remove(a.card)
+        self._hands[p].append(a.card)
+        if isinstance(played, PLAYED):
+            card = self._t.action_card(played.play)
+            after = 0 if card is None else card.effects.index(TAKE_RANDOM) + 1
+            self._take_effect(played, p, q, after)
+
     def _do_swap_wild(self, a: SwapWild) -> None:
         p = self._turn
         self._log.append(a)
@@ -782,6 +849,27 @@ class CrittersState:
         self._hands[self._turn].remove(a.card)
         self._centre.append(a.card)
         self._end_turn(True)
+
+
+# What the constructor is given, and what a state only keeps for itself (``_kept``): a copy
+# and a pickle take every other field ``__init__`` declares.
+_GIVEN: Final = frozenset(("_t", "players", "_chance_seed", "_hands", "_draw"))
+_KEPT: Final = frozenset(("_memo_at", "_memos"))
+
+
+def _fields(state: CrittersState) -> list[str]:
+    """The fields of ``state`` a copy takes, as ``__init__`` declares them (compiled, the
+    class lists them in ``__mypyc_attrs__``)."""
+    names = getattr(type(state), "__mypyc_attrs__", None) or tuple(vars(state))
+    return [name for name in names if name not in _GIVEN and name not in _KEPT]
+
+
+def _copied(value: Any) -> Any:
+    """A field's value for a copy: a list copied, with the lists in it (a tableau's, every
+    seat's); everything else (tuples, numbers, text, actions) is never changed in place."""
+    if isinstance(value, list):
+        return [v[:] if isinstance(v, list) else v for v in value]
+    return value
 
 
 def determinize(

@@ -12,8 +12,9 @@ from typing import Any, Final, Protocol
 
 from bestiary.core.errors import BadOption
 from bestiary.core.records import Event
-from bestiary.critters.actions import CrittersAction
+from bestiary.critters.actions import RANDOM_CARD, CrittersAction
 from bestiary.critters.cards import WILD, cards_from_spec, make_deck
+from bestiary.critters.effects import PROTECT_SET
 from bestiary.critters.info import STALL_RESHUFFLES
 from bestiary.critters.kept import share_table, shared_table
 from bestiary.critters.setup import Table
@@ -44,6 +45,8 @@ class Seen(Protocol):
     def began_with_empty_draw_pile(self) -> bool: ...
     @property
     def skip_next(self) -> list[str]: ...
+    @property
+    def protected(self) -> list[tuple[str, str, bool]]: ...
     @property
     def is_over(self) -> bool: ...
     @property
@@ -109,6 +112,10 @@ def public_part(state: Seen) -> Public:
     }
     if t.own_cards and any(card.skips for card in t.own_cards):
         play["skip_next"] = state.skip_next
+    if t.own_cards and any(card.choice == PROTECT_SET for card in t.own_cards):
+        play["protected"] = [
+            [owner, {"kind": kind, "full": full}] for owner, kind, full in state.protected
+        ]
     return players, table, play
 
 
@@ -135,13 +142,19 @@ _FIXED: Final = "view's fixed part"  # its key in Table.memo
 
 def redact(event: Event, viewer: str | None) -> Event:
     """``event`` as ``viewer`` may see it: a reshuffle's order is the new Draw Pile, which
-    nobody sees; every other critters event is public.
+    nobody sees; the card a random_card event moves is seen only by the two hands it moves
+    between; every other critters event is public.
 
     >>> redact({"do": "reshuffle", "order": ["fox", "no"]}, "ann")
     {'do': 'reshuffle'}
+    >>> redact({"do": "random_card", "from": "bo", "to": "cy", "card": "fox"}, "ann")
+    {'do': 'random_card', 'from': 'bo', 'to': 'cy'}
     """
-    if event.get("do") == "reshuffle":
+    do = event.get("do")
+    if do == "reshuffle":
         return {k: v for k, v in event.items() if k != "order"}
+    if do == RANDOM_CARD and viewer not in (event.get("from"), event.get("to")):
+        return {k: v for k, v in event.items() if k != "card"}
     return event
 
 

@@ -100,6 +100,9 @@ def critters_words(event: Event, cards: Cards | None = None) -> str:
         return f"{by} must discard: a {event.get('card')} goes to the centre pile"
     if do == "reshuffle":
         return "the centre pile is shuffled into a new Draw Pile"
+    if do == "random_card":  # the card is there only for the two hands it moves between
+        what = f"a {event['card']}" if "card" in event else "a card"
+        return f"{event.get('to')} takes {what} at random from {event.get('from')}'s hand"
     own = (cards or {}).get(str(do))
     title = own["title"] if own else str(do)
     on = f"{by} plays {title}" + (f" on {target}" if target else "")
@@ -108,6 +111,9 @@ def critters_words(event: Event, cards: Cards | None = None) -> str:
         return f"{on}: give their {give.get('card')} for {target}'s {take.get('card')}"
     if "card" in event:
         return f"{on}: take a {event.get('card')} from {target}'s {kind} set"
+    if "full" in event:
+        which = "full" if event.get("full") else "incomplete"
+        return f"{on}: protect their {which} {kind} set"
     if kind:
         return f"{on}: steal {target}'s full {kind} set"
     return f"{on}: {own['description']}" if own else on
@@ -116,14 +122,14 @@ def critters_words(event: Event, cards: Cards | None = None) -> str:
 def critters_line(event: Event, viewer: str | None, after: State, progressed: bool) -> LogLine:
     """A critters event for ``viewer``'s log: lines that target the viewer stand out."""
     cards = after.view(viewer).get("cards") if event.get("do") not in _SAID else None
-    targeted = viewer is not None and event.get("target") == viewer
+    targeted = viewer is not None and viewer in (event.get("target"), event.get("from"))
     return LogLine(critters_words(event, cards), targeted)
 
 
 # the events said without a deck's own cards' names
 _SAID: Final = frozenset(
     ("down", "set", "complete", "hop_over", "game_changer", "ultimate_collector", "no", "allow",
-     "swap_wild", "pass", "discard", "reshuffle")
+     "swap_wild", "pass", "discard", "reshuffle", "random_card")
 )  # fmt: skip
 
 
@@ -139,13 +145,21 @@ def full_kinds(tableau: list[Mapping[str, Any]]) -> int:
     return len({s["kind"] for s in tableau if s["full"]})
 
 
-def set_text(card_set: Mapping[str, Any], set_size: int) -> Text:
-    """One set: ``[FULL fox: fox fox ★wild]`` or ``fox 2/3: fox ★wild``."""
+def set_text(card_set: Mapping[str, Any], set_size: int, guarded: bool = False) -> Text:
+    """One set: ``[FULL fox: fox fox ★wild]`` or ``fox 2/3: fox ★wild``; a protected set
+    (a protect_set card) ends in ``⛨ protected``."""
     kind = card_set["kind"]
     cards = " ".join("★wild" if c == WILD else c for c in card_set["cards"])
+    mark = " ⛨ protected" if guarded else ""
     if card_set["full"]:
-        return Text(f"[✔ FULL {kind}: {cards}]", style="bold green")
-    return Text(f"{kind} {len(card_set['cards'])}/{set_size}: {cards}")
+        return Text(f"[✔ FULL {kind}: {cards}]{mark}", style="bold green")
+    return Text(f"{kind} {len(card_set['cards'])}/{set_size}: {cards}{mark}")
+
+
+def is_protected(view: View, player: str, card_set: Mapping[str, Any]) -> bool:
+    """Is this set of ``player``'s protected (the view's ``protected``: owner, kind, full)?"""
+    mark = {"kind": card_set["kind"], "full": card_set["full"]}
+    return [player, mark] in view.get("protected", ())
 
 
 def hand_text(cards: list[str], own: Cards | None = None) -> Text:
@@ -179,7 +193,9 @@ def tableaus_table(view: View, reveal: View | None = None) -> Table:
             hand = hand_text(list(reveal["hands"][player]), view.get("cards"))
         else:
             hand = Text(f"{view['hand_sizes'][player]} cards", style="dim")
-        sets = Text("  ").join(set_text(s, set_size) for s in view["tableaus"][player])
+        sets = Text("  ").join(
+            set_text(s, set_size, is_protected(view, player, s)) for s in view["tableaus"][player]
+        )
         table.add_row(name, hand, str(full_kinds(view["tableaus"][player])), sets or Text("—"))
     return table
 

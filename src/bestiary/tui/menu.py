@@ -72,6 +72,10 @@ def move_label(event: dict[str, Any]) -> str:
     if do == "no":
         return "NO! (play your NO! card)"
     # an action card, the sheet's or a deck's own: by the choice it makes on cards
+    if "full" in event:  # protect_set: one of your own sets
+        which = "full" if event["full"] else "incomplete"
+        on = f" (on {event['target']})" if "target" in event else ""
+        return f"protect your {which} {event['kind']} set{on}"
     if "give" in event:
         give, take = event["give"], event["take"]
         return (

@@ -55,6 +55,8 @@ function describe(m, me, w, by = me) {
     case "no": return `${Who_} ${v("say")} NO!`;
     case "allow": return `${Who_} ${v("allow")} it`;
     case "reshuffle": return "The centre pile is shuffled into a new Draw Pile";
+    // chance's pick for a take_random card: the card is there only for the two hands it moves between
+    case "random_card": return `${Who(m.to, me)} ${verb(m.to, me, "take")} ${m.card ? card(m.card) : "a card"} at random from ${whose(m.from, me)} hand`;
     default: break;
   }
   // Every other move is an action card, the sheet's or a deck's own: said by the choice it
@@ -62,6 +64,7 @@ function describe(m, me, w, by = me) {
   const on = `${Who_} ${v("play")} ${w.name(m.do)}${m.target ? ` on ${who(m.target, me)}` : ""}`;
   if (m.give) return `${on} to swap ${their} ${w.name(m.give.card)} (${w.name(m.give.kind)} set) for ${whose(m.target, me)} ${w.name(m.take.card)} (${w.name(m.take.kind)} set)`;
   if (m.card) return `${on} to take the ${w.name(m.card)} from ${whose(m.target, me)} ${w.name(m.kind)} set`;
+  if (m.full !== undefined) return `${on} to protect ${their} ${m.full ? "full" : "incomplete"} ${w.name(m.kind)} set`;
   if (m.kind) return `${on} to steal ${whose(m.target, me)} full ${w.name(m.kind)} set`;
   return w.own[m.do] ? `${on}: ${w.own[m.do].description.replace(/[.!]$/, "")}` : on;
 }
@@ -73,6 +76,7 @@ function effect(p, me, w) {
   const more = w.own[p.do] ? ` (${w.own[p.do].description})` : "";
   if (p.give) return `${who(by, me)} and ${who(p.target, me)} swap ${whose(by, me)} ${w.name(p.give.card)} for ${whose(p.target, me)} ${w.name(p.take.card)}.${more}`;
   if (p.card) return `${who(by, me)} ${verb(by, me, "take")} the ${w.name(p.card)} from ${whose(p.target, me)} ${w.name(p.kind)} set.${more}`;
+  if (p.full !== undefined) return `${who(by, me)} ${verb(by, me, "protect")} ${whose(by, me)} ${w.name(p.kind)} set.${more}`;
   if (p.kind) return `${who(by, me)} ${verb(by, me, "steal")} ${whose(p.target, me)} full ${w.name(p.kind)} set!${more}`;
   return w.own[p.do] ? w.own[p.do].description : "";
 }
@@ -94,7 +98,7 @@ function narrate(events, before, after, me, vocab) {
       pending = ev;
       text += ` ${Who(ev.target, me)} must answer: NO! or allow.`;
     } else if (ev.do === "allow" || ev.do === "no") pending = null;
-    lines.push({ text, by: ev.by, with: ev.target, at });
+    lines.push({ text, by: ev.by || ev.to, with: ev.target || ev.from, at });
   }
   if (after.over && !before.over) {
     const ws = after.winners || [];
@@ -142,7 +146,9 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
   const turn = view.turn;
   const hand = view.hand || [];
   if (ui.card >= hand.length) ui.card = -1;
-  const lastBy = new Set((events || []).flatMap((e) => [e.by, e.target]).filter(Boolean));
+  const lastBy = new Set((events || []).flatMap((e) => [e.by, e.target, e.to, e.from]).filter(Boolean));
+  // a protect_set card's marks: [owner, {kind, full}]
+  const guarded = (p, s) => (view.protected || []).some(([o, m]) => o === p && m.kind === s.kind && m.full === s.full);
   const banner = view.over ? "The game is over."
     : view.awaiting ? `${Who(view.awaiting, me)} must answer ${whose(view.pending ? view.pending.by : turn, me)} ${w.name(view.pending ? view.pending.do : "action")}.`
       : turn === me ? "Your turn: you drew a card; now pick a card and make one move." : `${turn}'s turn.`;
@@ -202,8 +208,8 @@ function Board({ view, legal, me, info, timers, events, ticker = null }) {
       class=${`player box ${p === me ? "me" : ""} ${p === turn ? "turn" : ""} ${lastBy.has(p) ? "last-move" : ""}`} data-player=${p} aria-label=${`${p}'s cards`}>
     <h3>${p === me ? `${p} (you)` : p} <span>${view.tableaus[p].filter((s) => s.full).length} full</span></h3>
     <div class="muted">hand ${view.hand_sizes[p]}${p === turn ? " · to play" : ""}${(view.skip_next || []).includes(p) ? " · skips the next turn" : ""}</div>
-    ${view.tableaus[p].map((s, i) => html`<span key=${`${s.kind}-${i}`} class=${`set ${s.full ? "full" : ""}`} title=${s.full ? `full ${w.name(s.kind)} set: only Ultimate Collector can take it` : `${w.name(s.kind)} set, not full`}>
-      <span class="label">${s.full ? "✔ full " : ""}${w.name(s.kind)}</span>${s.cards.map((c, j) => html`<${Card} key=${j} card=${c} w=${w} small/>`)}</span>`)}
+    ${view.tableaus[p].map((s, i) => html`<span key=${`${s.kind}-${i}`} class=${`set ${s.full ? "full" : ""} ${guarded(p, s) ? "protected" : ""}`} title=${guarded(p, s) ? `${w.name(s.kind)} set, protected: no other player's card touches it until ${p}'s turn comes round` : s.full ? `full ${w.name(s.kind)} set: only Ultimate Collector can take it` : `${w.name(s.kind)} set, not full`}>
+      <span class="label">${guarded(p, s) ? "⛨ " : ""}${s.full ? "✔ full " : ""}${w.name(s.kind)}</span>${s.cards.map((c, j) => html`<${Card} key=${j} card=${c} w=${w} small/>`)}</span>`)}
   </section>`)}</div>`;
 
   return html`<div id="critters-board" class="board critters">${status}${prompt}${mine}${ticker}${tableaus}</div>`;
