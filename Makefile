@@ -109,7 +109,7 @@ floors:
 	$(PY) -m venv $(FLOORS)
 	$(FLOORS)/bin/pip install --quiet uv
 	$(FLOORS)/bin/uv pip install --quiet --python $(FLOORS)/bin/python \
-		--resolution lowest-direct -e '.[test]'
+		--resolution lowest-direct -e '.[test,rl]'
 	$(FLOORS)/bin/uv pip install --quiet --python $(FLOORS)/bin/python --no-deps -e tests/toygame
 	$(FLOORS)/bin/uv pip freeze --python $(FLOORS)/bin/python > $(FLOORS)/versions.txt
 	BESTIARY_TIER=check $(FLOORS)/bin/pytest -m "not system and not slow"
