@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run core test check lint typecheck pytest pytest-pure bench clean browser terminal postgres proxy
+.PHONY: run core test check floors lint typecheck pytest pytest-pure bench clean browser terminal postgres proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -99,9 +99,24 @@ test: lint typecheck pytest
 check: $(STAMP)
 	BESTIARY_TIER=check $(BIN)/pytest -m "not system and not slow"
 
+# The floors of pyproject.toml, proven: the lowest versions it allows of the direct
+# dependencies (uv's lowest-direct resolution; what they pull in is the newest that fits), in a
+# venv of their own (never .venv), running the fast tier. A floor the suite fails on is raised.
+# Not part of `make test` (it downloads and installs a second environment).
+FLOORS := .venv-floors
+floors:
+	rm -rf $(FLOORS)
+	$(PY) -m venv $(FLOORS)
+	$(FLOORS)/bin/pip install --quiet uv
+	$(FLOORS)/bin/uv pip install --quiet --python $(FLOORS)/bin/python \
+		--resolution lowest-direct -e '.[test,rl]'
+	$(FLOORS)/bin/uv pip install --quiet --python $(FLOORS)/bin/python --no-deps -e tests/toygame
+	$(FLOORS)/bin/uv pip freeze --python $(FLOORS)/bin/python > $(FLOORS)/versions.txt
+	BESTIARY_TIER=check $(FLOORS)/bin/pytest -m "not system and not slow"
+
 bench: $(STAMP) $(CORE_STAMP)
 	PYTHONPATH=$(CORE) $(BIN)/bestiary bench wild
 	PYTHONPATH=$(CORE) $(BIN)/bestiary bench critters
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(FLOORS) build src/*.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""A socket's messages leave in the order the table made them, written at once when the socket
+"""A socket's messages leave in the order the table made them, sent at once when the socket
 can take them and queued when it cannot (flow control); a client that never reads is dropped
 rather than left to grow the server's memory."""
 
@@ -11,65 +11,82 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from bestiary.server import connection
 from bestiary.server.connection import Connection
-from bestiary.server.gate import DIRECT
+from bestiary.server.settings import ServerSettings
 from tests.live import LiveServer, TableSocket
 from tests.serverproc import ServerProcess
 
 
-class FakeSocket:
-    """What ``Connection`` uses of a Starlette WebSocket, with the server's direct writer."""
+class FlowControlled:
+    """An ASGI ``send`` whose client may stop reading (flow control): a send waits meanwhile."""
 
     def __init__(self) -> None:
         self.wire: list[str] = []
-        self.open = False  # False: the direct writer cannot take a message now
-        self.scope: dict[str, Any] = {
-            "extensions": {DIRECT: {"send": self.send_now, "drop": self.drop, "read": print}}
-        }
-        self.dropped = False
-        self.queued_sends = 0
+        self.reading = asyncio.Event()
+        self.reading.set()
 
-    def send_now(self, text: bytes) -> bool:
-        if self.open:
-            self.wire.append(text.decode())
-        return self.open
-
-    def drop(self) -> None:
-        self.dropped = True
-
-    async def send_text(self, text: str) -> None:
-        self.queued_sends += 1
-        self.wire.append(text)
-
-    async def close(self, code: int = 1000) -> None:
-        self.wire.append(f"closed {code}")
+    async def __call__(self, message: dict[str, Any]) -> None:
+        await self.reading.wait()
+        self.wire.append(message["text"] if "text" in message else f"closed {message['code']}")
 
 
 def test_messages_keep_their_order_across_a_full_buffer() -> None:
-    async def run() -> tuple[list[str], int]:
-        ws = FakeSocket()
-        conn = Connection(ws)  # type: ignore[arg-type]
-        writer = asyncio.get_running_loop().create_task(conn.write_loop())
-        conn.send_text(b"1")  # the buffer is full: queued
-        ws.open = True
+    async def run() -> list[list[str]]:
+        send = FlowControlled()
+        conn = Connection(send)  # type: ignore[arg-type]
+        seen = []
+        send.reading.clear()
+        conn.send_text(b"1")  # the client reads nothing: its send waits
+        send.reading.set()
         conn.send_text(b"2")  # the socket could take it, but "1" is still waiting: queued too
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        seen.append(list(send.wire))
+        for _ in range(3):
+            await asyncio.sleep(0)  # the writer finishes "1", then sends "2"
+        seen.append(list(send.wire))
         conn.send_text(b"3")  # nothing waits any more: written at once
+        seen.append(list(send.wire))
         conn.close()
-        await asyncio.wait_for(writer, 1)
-        return ws.wire, ws.queued_sends
+        await conn.finish(1)
+        seen.append(send.wire)
+        return seen
 
-    wire, queued = asyncio.run(run())
+    before, drained, at_once, wire = asyncio.run(run())
+    assert before == []
+    assert drained == ["1", "2"]
+    assert at_once == ["1", "2", "3"]  # no task switch: on the wire when send_text returns
     assert wire == ["1", "2", "3", "closed 1008"]
-    assert queued == 2  # "1" and "2" went through the writer, "3" did not
 
 
-def test_a_client_that_never_reads_is_dropped(tmp_path: Path, monkeypatch: Any) -> None:
+def test_a_client_whose_outbox_overflows_is_closed(monkeypatch: Any) -> None:
+    monkeypatch.setattr(connection, "OUTBOX_LIMIT", 4)
+
+    async def run() -> tuple[list[str], bool]:
+        send = FlowControlled()
+        conn = Connection(send)  # type: ignore[arg-type]
+        send.reading.clear()
+        for n in range(10):
+            conn.send_text(str(n).encode())
+        closed = conn.closed
+        send.reading.set()
+        await conn.finish(1)
+        return send.wire, closed
+
+    wire, closed = asyncio.run(run())
+    assert closed
+    assert wire == ["0", "closed 1008"]  # what waited behind the stuck send is dropped
+
+
+@pytest.mark.parametrize("stock", [False, True], ids=["direct", "stock"])
+def test_a_client_that_never_reads_is_dropped(
+    tmp_path: Path, monkeypatch: Any, stock: bool
+) -> None:
     monkeypatch.setattr(connection, "OUTBOX_LIMIT", 8)  # in this process only: see below
-    with LiveServer(f"sqlite:///{tmp_path / 'db.sqlite'}", rate=100_000) as server:
+    limits = ServerSettings(stock_transport=stock)
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    with LiveServer(db, rate=100_000, server=limits) as server:
         with server.http() as http:
             made = http.post("/api/tables", json={"game": "critters", "seats": 2, "name": "ann"})
             made.raise_for_status()
@@ -110,8 +127,9 @@ def _masked_frame(payload: bytes) -> bytes:
     return head + b"\0\0\0\0" + payload
 
 
+@pytest.mark.parametrize("stock", [False, True], ids=["direct", "stock"])
 def test_a_message_whose_handling_fails_does_not_end_the_socket(
-    tmp_path: Path, monkeypatch: Any, caplog: Any
+    tmp_path: Path, monkeypatch: Any, caplog: Any, stock: bool
 ) -> None:
     from bestiary.server import app
 
@@ -123,7 +141,8 @@ def test_a_message_whose_handling_fails_does_not_end_the_socket(
         handled(self, text)
 
     monkeypatch.setattr(app.Reader, "read", faulty)
-    with LiveServer(f"sqlite:///{tmp_path / 'db.sqlite'}") as server:
+    limits = ServerSettings(stock_transport=stock)
+    with LiveServer(f"sqlite:///{tmp_path / 'db.sqlite'}", server=limits) as server:
         with server.http() as http:
             made = http.post("/api/tables", json={"game": "critters", "seats": 2, "name": "ann"})
             made.raise_for_status()

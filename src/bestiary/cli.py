@@ -315,6 +315,13 @@ def serve_command(
             "--allow-seeds", help="Let `POST /start` choose the deal's seed (testing servers only)."
         ),
     ] = False,
+    stock_transport: Annotated[
+        bool,
+        typer.Option(
+            "--stock-transport",
+            help="Table sockets through uvicorn's and websockets' own frames only (slower).",
+        ),
+    ] = False,
     wal_limit: Annotated[
         float,
         typer.Option(
@@ -428,6 +435,7 @@ def serve_command(
             open_table_seconds=open_table_seconds,
             max_spectators=max_spectators,
             allow_seeds=allow_seeds,
+            stock_transport=stock_transport,
             api_docs=api_docs,
             wal_limit_mib=wal_limit,
             trusted_proxies=tuple(trusted_proxy or ()),

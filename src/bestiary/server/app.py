@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import (
@@ -29,8 +29,8 @@ from fastapi.responses import (
 )
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from starlette.middleware import Middleware
-from starlette.types import Scope
+from starlette.routing import WebSocketRoute
+from starlette.types import Receive, Scope, Send
 
 from bestiary.core.agent import LEVELS, bot_entries, bot_levels
 from bestiary.core.driver import pace_option
@@ -38,6 +38,7 @@ from bestiary.core.game import games as registered_games
 from bestiary.server.bodycap import BodyCap, HeaderCap
 from bestiary.server.buckets import client_key
 from bestiary.server.connection import Connection
+from bestiary.server.gate import DIRECT
 from bestiary.server.health import StoreProbe
 from bestiary.server.keeper import Moving, join
 from bestiary.server.lobby import MAX_OFFSET, MAX_PAGE, PAGE, BadCursor, Lobby
@@ -58,7 +59,6 @@ from bestiary.server.protocol import (
     error_message,
     parse_client_message,
 )
-from bestiary.server.quick_lobby import QuickCall, QuickLobby
 from bestiary.server.quotas import AddressLimits, Refused, SharedCounts
 from bestiary.server.reach import friend_addresses, is_loopback
 from bestiary.server.reactions import menu as reaction_menu
@@ -67,6 +67,7 @@ from bestiary.server.retention import sweeper_for
 from bestiary.server.settings import ServerSettings
 from bestiary.server.store import READ_SECONDS, Store, StoreSlow
 from bestiary.server.table import Table, TableError, TableSettings
+from bestiary.server.wire import encode
 
 log = logging.getLogger("bestiary.server")
 
@@ -157,12 +158,9 @@ def create_app(
     settings: TableSettings | None = None,
     rate: float = 100.0,
     server: ServerSettings | None = None,
-    quick: bool = True,
 ) -> FastAPI:
     """The whole server. ``rate`` is each socket's flood limit in messages per second;
-    ``server`` holds the operator's limits (bodies, new tables, sockets per address, seeds).
-    ``quick``: the lobby's busiest calls are answered in front of FastAPI's routing
-    (``quick_lobby``; False: every call through FastAPI, as tests compare)."""
+    ``server`` holds the operator's limits (bodies, new tables, sockets per address, seeds)."""
     defaults = settings or TableSettings()
     limits = server or ServerSettings()
     holder: dict[str, Lobby] = {}
@@ -246,7 +244,7 @@ def create_app(
         except KeyError:
             raise HTTPException(404, f"there is no table {code}.") from None
 
-    def client(connection: Request | WebSocket) -> str:
+    def client(connection: Request) -> str:
         return client_of(connection.scope)
 
     def client_of(scope: Scope) -> str:
@@ -380,9 +378,7 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create_table(request: CreateTable, http: Request) -> Seated:
         """Open a table and take its first seat (the host)."""
-        return await host_table(request, client(http))
-
-    async def host_table(request: CreateTable, address: str, _code: str = "") -> Seated:
+        address = client(http)
         try:
             await quotas.new_table(address)
             await quotas.take_seat(address, joining=False)
@@ -452,9 +448,7 @@ def create_app(
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, request: JoinTable, http: Request) -> Seated:
         """Take an open seat under a name; keep the token to reconnect."""
-        return await seat_player(request, client(http), code)
-
-    async def seat_player(request: JoinTable, address: str, code: str) -> Seated:
+        address = client(http)
         table = await table_or_404(code)
         try:
             await quotas.take_seat(address, joining=True)
@@ -503,9 +497,6 @@ def create_app(
     @app.post("/api/tables/{code}/start")
     async def start_table(code: str, request: StartTable) -> dict[str, Any]:
         """Deal and begin (the host only, every seat filled)."""
-        return await start_game(request, "", code)
-
-    async def start_game(request: StartTable, _address: str, code: str) -> dict[str, Any]:
         table = await table_or_404(code)
         if request.seed is not None and not limits.allow_seeds:
             raise HTTPException(
@@ -556,56 +547,9 @@ def create_app(
             raise HTTPException(404, "this server is the only one (no --worker).")
         return keeper.report()
 
-    @app.websocket("/ws/{code}")
-    async def table_socket(websocket: WebSocket, code: str) -> None:
-        await websocket.accept()
-        address = client(websocket)
-        if not await quotas.open_socket(address):
-            await websocket.send_json(
-                error_message("too_many", "too many table sockets from your address.")
-            )
-            await websocket.close(code=1013)
-            return
-        try:
-            table = await lobby().get(code)
-        except StoreSlow as slow:
-            quotas.close_socket(address)
-            await websocket.send_json(error_message("storage", str(slow)))
-            await websocket.close(code=1013)
-            return
-        except Moving as moving:  # the client reconnects, and reaches the owner
-            quotas.close_socket(address)
-            await websocket.send_json(error_message("moving", str(moving)))
-            await websocket.close(code=1013)
-            return
-        except KeyError:
-            quotas.close_socket(address)
-            await websocket.send_json(error_message("no_table", f"there is no table {code}."))
-            await websocket.close(code=4404)
-            return
-        conn = Connection(websocket, rate=rate, burst=2 * rate)
-        writer = asyncio.get_running_loop().create_task(conn.write_loop())
-        try:
-            await _serve(websocket, table, conn, limits.hello_timeout)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            quotas.close_socket(address)
-            table.post(lambda: table.detach(conn))
-            conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 1.0)
-            writer.cancel()
-
-    if quick:  # innermost of the app's own middleware: behind the Host, Origin and body checks
-        busiest = [
-            QuickCall("/api/tables", CreateTable, host_table, Seated, status=201),
-            QuickCall("/api/tables/{code}/join", JoinTable, seat_player, Seated),
-            QuickCall("/api/tables/{code}/start", StartTable, start_game, dict[str, Any]),
-        ]
-        app.user_middleware.append(
-            Middleware(QuickLobby, calls=busiest, socket=table_socket, client=client_of)
-        )
+    app.router.routes.append(
+        WebSocketRoute("/ws/{code}", TableSockets(lobby, quotas, client_of, rate, limits))
+    )
     return app
 
 
@@ -625,30 +569,83 @@ def _bot_menu(game: str) -> list[dict[str, Any]]:
     return [{**e.as_json(), "level": levels[e.name]} for e in entries]
 
 
-async def _serve(
-    websocket: WebSocket, table: Table, conn: Connection, hello_timeout: float
-) -> None:
-    """Read one socket's messages until it closes: hello first (in time), then actions, pings.
+class TableSockets:
+    """``/ws/{code}``: a table's sockets, as a plain ASGI app (Starlette's router finds it; no
+    wrapper object per message). Each socket's messages are read in order (hello first, in
+    time; then actions and pings) and its answers sent by its ``Connection`` (directly where
+    the server's own protocol offers it: ``gate.DIRECT``)."""
 
-    Where the server's own protocol offers it (``gate.DIRECT``), each message is read as it
-    arrives, with no task switch; this loop then only sees what came before that (in order)
-    and the end of the socket."""
-    reader = Reader(table, conn)
-    loop = asyncio.get_running_loop()
-    late = loop.call_later(hello_timeout, reader.too_late, hello_timeout)
-    conn.read_directly(reader.read)
-    try:
-        while not conn.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            text: str | bytes | None = message.get("text")
-            if text is None:
-                text = message.get("bytes") or b""
-            reader.read(text)
-    finally:
-        late.cancel()
-        conn.read_directly(None)
+    def __init__(
+        self,
+        lobby: Callable[[], Lobby],
+        quotas: AddressLimits,
+        client_of: Callable[[Scope], str],
+        rate: float,
+        limits: ServerSettings,
+    ) -> None:
+        self.lobby, self.quotas, self.client_of = lobby, quotas, client_of
+        self.rate, self.hello_timeout = rate, limits.hello_timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        address = self.client_of(scope)
+        if not await self.quotas.open_socket(address):
+            why = error_message("too_many", "too many table sockets from your address.")
+            await _refuse(send, why, 1013)
+            return
+        try:
+            table = await self.lobby().get(scope["path_params"]["code"])
+        except (StoreSlow, Moving, KeyError) as err:
+            self.quotas.close_socket(address)
+            await _refuse(send, *_no_table(err, scope["path_params"]["code"]))
+            return
+        direct = scope["extensions"].get(DIRECT) if "extensions" in scope else None
+        conn = Connection(send, rate=self.rate, burst=2 * self.rate, direct=direct)
+        try:
+            await self._read(receive, table, conn)
+        finally:
+            self.quotas.close_socket(address)
+            table.post(lambda: table.detach(conn))
+            conn.close()
+            await conn.finish(1.0)
+
+    async def _read(self, receive: Receive, table: Table, conn: Connection) -> None:
+        reader = Reader(table, conn)
+        loop = asyncio.get_running_loop()
+        late = loop.call_later(self.hello_timeout, reader.too_late, self.hello_timeout)
+        conn.read_directly(reader.read)  # where it can; else, and before that, in this loop
+        try:
+            while not conn.closed:
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    conn.gone()  # websocket.disconnect: nothing more can be sent
+                    return
+                text = message.get("text")
+                if text is None:
+                    text = message.get("bytes") or b""
+                try:
+                    reader.read(text)
+                except Exception:  # a bug in one message's handling must not end the socket
+                    log.exception("a table socket's message could not be handled")
+        finally:
+            late.cancel()
+            conn.read_directly(None)
+
+
+def _no_table(err: Exception, code: str) -> tuple[dict[str, Any], int]:
+    """What a socket is told when its table cannot be reached here, and its close code."""
+    if isinstance(err, StoreSlow):
+        return error_message("storage", str(err)), 1013
+    if isinstance(err, Moving):  # the client reconnects, and reaches the owner
+        return error_message("moving", str(err)), 1013
+    return error_message("no_table", f"there is no table {code}."), 4404
+
+
+async def _refuse(send: Send, message: dict[str, Any], code: int) -> None:
+    await send({"type": "websocket.send", "text": encode(message).decode()})
+    await send({"type": "websocket.close", "code": code})
 
 
 class Reader:

@@ -14,7 +14,13 @@ HTTP and WebSocket protocols so that every connection passes the :class:`Gate` f
   or of its first byte, else the connection is closed (slowloris);
 - a request's head (its line and headers) may be at most ``MAX_HEAD_BYTES``: past that, while it
   still arrives, it is answered 431 and the connection closed (uvicorn's httptools protocol keeps
-  every header it is sent; the number of header lines is ``bodycap.HeaderCap``'s).
+  every header it is sent; the number of header lines is ``bodycap.HeaderCap``'s);
+- a table socket whose client leaves more than ``WRITE_BUFFER_LIMIT`` bytes unread is cut off.
+
+A table socket's messages go through ASGI. Where this protocol offers it (``DIRECT``, the
+default), they are also read and written here without a task switch per message; with
+``direct=False`` every frame is uvicorn's and websockets' own, and a socket whose writes wait
+(flow control) longer than ``WRITE_STALL_SECONDS`` is cut off instead.
 """
 
 from __future__ import annotations
@@ -47,6 +53,10 @@ DIRECT = "bestiary.direct"
 # counts, the answers to its own control frames (pongs) too: a client that pings and never reads
 # grew the server by a megabyte per megabyte it sent.
 WRITE_BUFFER_LIMIT = 1 << 20
+
+# A socket whose writes have waited this long (asyncio's flow control: the client reads nothing)
+# is cut off; its table's messages to it wait in its outbox (``Connection``) meanwhile.
+WRITE_STALL_SECONDS = 10.0
 
 # A request line and headers larger than this are refused while they arrive (nginx's default
 # `large_client_header_buffers` is 4 of 8 KiB; a browser's are a few KiB).
@@ -162,15 +172,47 @@ def _largest(message: int | None, fragment: int | None) -> int | None:
 
 
 def gated_protocols(
-    gate: Gate, header_timeout: float
+    gate: Gate, header_timeout: float, direct: bool = True
 ) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
-    """uvicorn's HTTP (httptools) and WebSocket protocol classes, behind ``gate``."""
+    """uvicorn's HTTP (httptools) and WebSocket protocol classes, behind ``gate``; ``direct``:
+    the table sockets' messages read and written without a task switch (``DIRECT``)."""
 
-    class GatedWebSocket(WebSocketsSansIOProtocol):
+    class Released(WebSocketsSansIOProtocol):
         def connection_lost(self, exc: Exception | None) -> None:
             gate.release(self.transport)
             super().connection_lost(exc)
 
+        def _cut(self) -> None:
+            """Abort: no closing handshake, no graceful close (either would wait behind the
+            backlog the client does not read)."""
+            refused("socket_not_reading")
+            self.transport.abort()
+
+    class StockWebSocket(Released):
+        _stalled: asyncio.TimerHandle | None = None
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._stalled is not None:
+                self._stalled.cancel()
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)  # may write: pongs, closing frames
+            if self.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+                self._cut()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stalled is None:
+                self._stalled = self.loop.call_later(WRITE_STALL_SECONDS, self._cut)
+
+        def resume_writing(self) -> None:
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
+            super().resume_writing()
+
+    class GatedWebSocket(Released):
         _reader: Callable[[str | bytes], None] | None = None
 
         def handle_connect(self, event: Any) -> None:
@@ -372,4 +414,4 @@ def gated_protocols(
             gate.busy(self.transport)
             super().handle_websocket_upgrade()
 
-    return GatedHttp, GatedWebSocket
+    return GatedHttp, GatedWebSocket if direct else StockWebSocket

@@ -42,7 +42,7 @@ def uvicorn_config(
     gate = Gate(
         limits.max_connections, limits.max_per_address, limits.trusted_proxies, limits.ipv6_prefix
     )
-    http, ws = gated_protocols(gate, limits.header_timeout)
+    http, ws = gated_protocols(gate, limits.header_timeout, direct=not limits.stock_transport)
     return uvicorn.Config(
         app,
         host=host,

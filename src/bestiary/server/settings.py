@@ -25,6 +25,8 @@ class ServerSettings:
     finished_table_seconds: float = 300.0  # a finished game stays in memory for its sockets
     max_spectators: int = 200  # watchers of one table
     allow_seeds: bool = False  # `POST /start` may choose the deal (testing servers only)
+    # table sockets' frames read and written by uvicorn and websockets alone (gate.py)
+    stock_transport: bool = False
     api_docs: bool = False  # serve /docs, the API's reference page (it loads a CDN's script)
     trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed
     allowed_hosts: tuple[str, ...] = ()  # names it answers to besides IPs and localhost
