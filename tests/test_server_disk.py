@@ -15,10 +15,9 @@ import httpx
 
 from bestiary.server.logcap import BURST, LogCap
 from tests.serverproc import ServerProcess
-from tests.test_server_replays import bots_table
+from tests.test_server_replays import STUCK, bots_table
 
 # An endless critters deck (no greedy bot ever fills three sets), played at full speed.
-STUCK = {"kinds": {f"k{i:03d}": 2 for i in range(150)}, "wild": 3, "actions": {"hop_over": 20}}
 MIB = 1024 * 1024
 
 
