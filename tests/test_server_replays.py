@@ -22,7 +22,6 @@ from bestiary.critters.info import MAX_EVENTS
 from bestiary.server.lobby import KEPT_REPLAY_BYTES
 from bestiary.server.store import Store
 from tests.serverproc import ServerProcess
-from tests.test_critters_endings import ENDLESS
 
 # 8 players on the largest deck a table takes (500 cards: 200 kinds of 2, seldom a full set):
 # a random game goes on until the bound on a game's length ends it (before that bound, such
