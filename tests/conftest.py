@@ -12,11 +12,17 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from bestiary.build import PACKAGE, stale_against
 from tests import tiers
 
 SOURCES = Path(__file__).resolve().parent.parent / "src" / "bestiary"
+
+# Properties assert behaviour, never time: hypothesis' 200 ms deadline per example is a
+# wall-clock limit, which a busy 2-core machine breaks without any fault in the code.
+settings.register_profile("bestiary", deadline=None)
+settings.load_profile("bestiary")
 
 
 def pytest_configure(config: pytest.Config) -> None:
