@@ -15,8 +15,7 @@ from sqlalchemy import func, select
 from bestiary.server.retention import Retention, sweep
 from bestiary.server.store import Store, events_table, tables_table
 from tests.serverproc import ServerProcess
-from tests.test_server_disk import STUCK
-from tests.test_server_replays import bots_table
+from tests.test_server_replays import STUCK, bots_table
 
 NOW = 200_000.0  # wall-clock seconds, as tables.finished
 
