@@ -93,6 +93,12 @@ INFO = GameInfo(
         "kinds": list(DEFAULT_KINDS),
         "wild": WILD,
         "actions": list(ACTION_CARDS),
+        # signs a seat may show the table
+        "reactions": [
+            {"key": "think", "sign": "\N{THINKING FACE}", "words": "let me think"},
+            {"key": "wow", "sign": "\N{FACE WITH OPEN MOUTH}", "words": "wow"},
+            {"key": "oops", "sign": "\N{GRIMACING FACE}", "words": "oops"},
+        ],
     },
     default_bot="greedy",
     answer_timeout=True,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bestiary.core.game import get_game
 from bestiary.server.buckets import Bucket
 from bestiary.server.seats import Seat
 from bestiary.server.table_settings import TableClock
@@ -39,24 +40,13 @@ COMMON = (
     Reaction("laugh", "😄", "ha!"),
     Reaction("gg", "🎉", "good game"),
 )
-# wild: meetings agreed across the table, and its creatures
-WILD = (
-    Reaction("meet", "🤝", "meet me?"),
-    Reaction("eyes", "👀", "I see you"),
-    Reaction("howl", "🐺", "awoo!"),
-    Reaction("hurry", "⏳", "hurry up"),
-)
-CRITTERS = (
-    Reaction("think", "🤔", "let me think"),
-    Reaction("wow", "😮", "wow"),
-    Reaction("oops", "😬", "oops"),
-)
-_BY_GAME = {"wild": WILD, "critters": CRITTERS}
 
 
 def menu(game: str) -> tuple[Reaction, ...]:
-    """The reactions a table of ``game`` offers (every game has the common ones)."""
-    return COMMON + _BY_GAME.get(game, ())
+    """The reactions a table of ``game`` offers: the common ones, then the game's own (its
+    vocabulary's ``reactions``: each a key, a sign and its words)."""
+    own = get_game(game).info.vocabulary.get("reactions", ())
+    return COMMON + tuple(Reaction(r["key"], r["sign"], r["words"]) for r in own)
 
 
 class Refused(ValueError):

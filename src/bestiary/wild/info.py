@@ -89,6 +89,13 @@ INFO = GameInfo(
         "sounds": dict(SOUNDS),
         "eats": {c: CREATURES[eaten_by_index(i)] for i, c in enumerate(CREATURES)},
         "eating_verbs": dict(EATING_VERBS),
+        # signs a seat may show the table (meetings are agreed "usually non-verbally")
+        "reactions": [
+            {"key": "meet", "sign": "\N{HANDSHAKE}", "words": "meet me?"},
+            {"key": "eyes", "sign": "\N{EYES}", "words": "I see you"},
+            {"key": "howl", "sign": "\N{WOLF FACE}", "words": "awoo!"},
+            {"key": "hurry", "sign": "\N{HOURGLASS WITH FLOWING SAND}", "words": "hurry up"},
+        ],
     },
     default_bot="reader",
     quiet_option="nightfall_seconds",
